@@ -1,0 +1,73 @@
+//! Errors raised when a shape is built from bad input.
+
+use thiserror::Error;
+
+/// Why a shape could not be built. Every variant that concerns one vertex names
+/// its index in the caller's input order.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum ShapeError {
+    /// A polygon needs at least three vertices.
+    #[error("a polygon needs at least 3 vertices, got {count}")]
+    TooFewVertices {
+        /// Number of vertices given.
+        count: usize,
+    },
+    /// More vertices than [`crate::shape::MAX_POLYGON_VERTICES`].
+    #[error("a polygon may have at most {max} vertices, got {count}")]
+    TooManyVertices {
+        /// Number of vertices given.
+        count: usize,
+        /// The cap.
+        max: usize,
+    },
+    /// A coordinate is NaN or infinite.
+    #[error("vertex {index} has a non-finite coordinate")]
+    NonFiniteVertex {
+        /// Index of the vertex.
+        index: usize,
+    },
+    /// A coordinate is absurdly large (beyond [`crate::shape::MAX_COORDINATE`]).
+    #[error("vertex {index} lies too far from the origin (|coordinate| > {max} m)")]
+    VertexOutOfRange {
+        /// Index of the vertex.
+        index: usize,
+        /// The bound.
+        max: f32,
+    },
+    /// Two vertices coincide (within a small tolerance).
+    #[error("vertex {index} duplicates vertex {other}")]
+    DuplicateVertex {
+        /// Index of the later vertex.
+        index: usize,
+        /// Index of the earlier vertex it repeats.
+        other: usize,
+    },
+    /// The polygon encloses no area (all points collinear).
+    #[error("the polygon has zero area (its vertices are collinear)")]
+    ZeroArea,
+    /// The vertex lies on the line through its neighbours.
+    #[error(
+        "vertex {index} is collinear with its neighbours (the polygon must be strictly convex)"
+    )]
+    CollinearVertex {
+        /// Index of the vertex.
+        index: usize,
+    },
+    /// The polygon turns the wrong way at this vertex: it is concave there.
+    #[error("vertex {index} is reflex: the polygon is concave there")]
+    ReflexVertex {
+        /// Index of the vertex.
+        index: usize,
+    },
+    /// Every turn has the same sign but the outline winds around more than once.
+    #[error("the polygon outline crosses itself")]
+    SelfIntersecting,
+    /// A size or radius that must be positive and finite is not.
+    #[error("{what} must be finite and > 0, got {value}")]
+    BadDimension {
+        /// Which dimension (e.g. "radius").
+        what: &'static str,
+        /// The value given.
+        value: f32,
+    },
+}

@@ -1,0 +1,343 @@
+//! Convex shapes, each a core plus a rounding radius.
+//!
+//! | shape    | core                              | radius |
+//! |----------|-----------------------------------|--------|
+//! | circle   | the point (0, 0)                  | r      |
+//! | capsule  | the segment (0, -h)..(0, h)       | r      |
+//! | polygon  | the polygon (boxes included)      | 0      |
+//! | ellipse  | the ellipse, by its support only  | 0      |
+//!
+//! All geometry is in the body's local frame; [`Iso`] places it in the world.
+
+mod error;
+mod mass;
+mod polygon;
+mod support;
+
+pub use error::ShapeError;
+pub use mass::MassProperties;
+pub use polygon::Polygon;
+pub use support::{PointShape, SupportMap};
+
+use crate::collision::Aabb;
+use crate::math::{Iso, Vec2};
+use serde::{Deserialize, Serialize};
+
+/// Most vertices a polygon may have. Sixty-four covers every practical body and
+/// keeps the linear-scan support function and the contact clipper cheap.
+pub const MAX_POLYGON_VERTICES: usize = 64;
+
+/// Largest absolute coordinate accepted in a polygon's local vertices (m).
+/// f32 keeps about 0.1 mm of resolution out to here.
+pub const MAX_COORDINATE: f32 = 1.0e4;
+
+/// A convex collision shape in its local frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Shape {
+    /// A disc of the given radius centred on the origin.
+    Circle {
+        /// Radius (m).
+        radius: f32,
+    },
+    /// The set of points within `radius` of the segment (0, -half_height)..(0, half_height).
+    Capsule {
+        /// Half the length of the core segment (m).
+        half_height: f32,
+        /// Rounding radius (m).
+        radius: f32,
+    },
+    /// A strictly convex polygon (boxes included).
+    Polygon(Polygon),
+    /// An axis-aligned ellipse centred on the origin with semi-axes `rx`, `ry`.
+    Ellipse {
+        /// Semi-axis along local x (m).
+        rx: f32,
+        /// Semi-axis along local y (m).
+        ry: f32,
+    },
+}
+
+fn check_dim(what: &'static str, value: f32) -> Result<f32, ShapeError> {
+    if value.is_finite() && value > 0.0 && value <= MAX_COORDINATE {
+        Ok(value)
+    } else {
+        Err(ShapeError::BadDimension { what, value })
+    }
+}
+
+impl Shape {
+    /// A circle of radius `r` (m). Use [`Shape::validate`] on untrusted input.
+    pub fn circle(r: f32) -> Shape {
+        Shape::Circle { radius: r }
+    }
+
+    /// A capsule whose core segment runs along local y from -`half_height` to
+    /// `half_height`, rounded by `r`.
+    pub fn capsule(half_height: f32, r: f32) -> Shape {
+        Shape::Capsule {
+            half_height,
+            radius: r,
+        }
+    }
+
+    /// A box with half extents `hx`, `hy` (m), centred on the origin.
+    pub fn rect(hx: f32, hy: f32) -> Shape {
+        Shape::Polygon(Polygon::rect(hx, hy))
+    }
+
+    /// An ellipse with semi-axes `rx` (local x) and `ry` (local y).
+    pub fn ellipse(rx: f32, ry: f32) -> Shape {
+        Shape::Ellipse { rx, ry }
+    }
+
+    /// A convex polygon from its vertices in either winding (stored counter-clockwise).
+    /// See [`Polygon::new`] for what is rejected.
+    ///
+    /// ```
+    /// use minkowski::{Shape, ShapeError, Vec2};
+    /// let tri = Shape::polygon(&[Vec2::ZERO, Vec2::X, Vec2::Y]).unwrap();
+    /// let dart = Shape::polygon(&[
+    ///     Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.0), Vec2::new(1.0, 0.5), Vec2::new(1.0, 2.0),
+    /// ]);
+    /// assert_eq!(dart, Err(ShapeError::ReflexVertex { index: 2 }));
+    /// # let _ = tri;
+    /// ```
+    pub fn polygon(points: &[Vec2]) -> Result<Shape, ShapeError> {
+        Polygon::new(points).map(Shape::Polygon)
+    }
+
+    /// The convex hull of a point cloud as a polygon. See [`Polygon::convex_hull`].
+    pub fn convex_hull(points: &[Vec2]) -> Result<Shape, ShapeError> {
+        Polygon::convex_hull(points).map(Shape::Polygon)
+    }
+
+    /// Checks that every dimension is finite, positive and not absurd
+    /// (at most [`MAX_COORDINATE`]). Polygons are validated when built.
+    pub fn validate(&self) -> Result<(), ShapeError> {
+        match *self {
+            Shape::Circle { radius } => check_dim("radius", radius).map(|_| ()),
+            Shape::Capsule {
+                half_height,
+                radius,
+            } => {
+                check_dim("half_height", half_height)?;
+                check_dim("radius", radius).map(|_| ())
+            }
+            Shape::Ellipse { rx, ry } => {
+                check_dim("rx", rx)?;
+                check_dim("ry", ry).map(|_| ())
+            }
+            Shape::Polygon(_) => Ok(()),
+        }
+    }
+
+    /// A short lowercase name of the shape kind ("circle", "capsule", "polygon", "ellipse").
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Shape::Circle { .. } => "circle",
+            Shape::Capsule { .. } => "capsule",
+            Shape::Polygon(_) => "polygon",
+            Shape::Ellipse { .. } => "ellipse",
+        }
+    }
+
+    /// The tight axis-aligned bounding box of the shape placed at `xf`.
+    pub fn aabb(&self, xf: &Iso) -> Aabb {
+        match self {
+            Shape::Circle { radius } => {
+                let r = Vec2::splat(*radius);
+                Aabb::new(xf.translation - r, xf.translation + r)
+            }
+            Shape::Capsule {
+                half_height,
+                radius,
+            } => {
+                let a = xf.apply(Vec2::new(0.0, -half_height));
+                let b = xf.apply(Vec2::new(0.0, *half_height));
+                let r = Vec2::splat(*radius);
+                Aabb::new(a.min(b) - r, a.max(b) + r)
+            }
+            Shape::Polygon(p) => {
+                let first = xf.apply(p.vertices()[0]);
+                let (lo, hi) = p.vertices()[1..]
+                    .iter()
+                    .fold((first, first), |(lo, hi), v| {
+                        let w = xf.apply(*v);
+                        (lo.min(w), hi.max(w))
+                    });
+                Aabb::new(lo, hi)
+            }
+            Shape::Ellipse { rx, ry } => {
+                // The support along world x of an ellipse rotated by θ is
+                // sqrt(rx² cos²θ + ry² sin²θ); likewise for y. Exact.
+                let (c, s) = (xf.rot.cos, xf.rot.sin);
+                let ex = libm::sqrtf(rx * rx * c * c + ry * ry * s * s);
+                let ey = libm::sqrtf(rx * rx * s * s + ry * ry * c * c);
+                let e = Vec2::new(ex, ey);
+                Aabb::new(xf.translation - e, xf.translation + e)
+            }
+        }
+    }
+
+    /// Mass, centroid (local frame) and rotational inertia about the centroid for
+    /// a uniform `density` (kg/m²).
+    pub fn mass_properties(&self, density: f32) -> MassProperties {
+        mass::compute(self, density)
+    }
+
+    /// Radius of the smallest origin-centred disc containing the shape (m).
+    pub fn bounding_radius(&self) -> f32 {
+        match self {
+            Shape::Circle { radius } => *radius,
+            Shape::Capsule {
+                half_height,
+                radius,
+            } => half_height + radius,
+            Shape::Polygon(p) => p.vertices().iter().fold(0.0f32, |m, v| m.max(v.length())),
+            Shape::Ellipse { rx, ry } => rx.max(*ry),
+        }
+    }
+
+    /// `true` when the world point `p` lies inside (or on) the shape placed at `xf`.
+    pub fn contains_point(&self, xf: &Iso, p: Vec2) -> bool {
+        let local = xf.apply_inv(p);
+        match self {
+            Shape::Circle { radius } => local.length_squared() <= radius * radius,
+            Shape::Capsule {
+                half_height,
+                radius,
+            } => {
+                let y = local.y.clamp(-half_height, *half_height);
+                local.distance_squared(Vec2::new(0.0, y)) <= radius * radius
+            }
+            Shape::Polygon(poly) => poly
+                .vertices()
+                .iter()
+                .zip(poly.normals())
+                .all(|(v, n)| n.dot(local - *v) <= 0.0),
+            Shape::Ellipse { rx, ry } => {
+                let q = Vec2::new(local.x / rx, local.y / ry);
+                q.length_squared() <= 1.0
+            }
+        }
+    }
+}
+
+/// Support point of the ellipse x²/rx² + y²/ry² = 1 along `d`: the boundary point
+/// whose outward normal is parallel to `d`. With the normal at (x, y) proportional
+/// to (x/rx², y/ry²), that point is (rx² dx, ry² dy) / sqrt(rx² dx² + ry² dy²).
+#[inline]
+pub fn ellipse_support(rx: f32, ry: f32, d: Vec2) -> Vec2 {
+    let a = Vec2::new(rx * rx * d.x, ry * ry * d.y);
+    let k = libm::sqrtf(rx * rx * d.x * d.x + ry * ry * d.y * d.y);
+    if k > 0.0 {
+        a / k
+    } else {
+        Vec2::new(rx, 0.0)
+    }
+}
+
+impl SupportMap for Shape {
+    #[inline]
+    fn local_core_support(&self, d: Vec2) -> Vec2 {
+        match self {
+            Shape::Circle { .. } => Vec2::ZERO,
+            Shape::Capsule { half_height, .. } => {
+                // Ties (d ⟂ segment) pick the lower end, deterministically.
+                Vec2::new(
+                    0.0,
+                    if d.y > 0.0 {
+                        *half_height
+                    } else {
+                        -half_height
+                    },
+                )
+            }
+            Shape::Polygon(p) => p.vertices()[p.support_index(d)],
+            Shape::Ellipse { rx, ry } => ellipse_support(*rx, *ry, d),
+        }
+    }
+
+    #[inline]
+    fn core_radius(&self) -> f32 {
+        match self {
+            Shape::Circle { radius } | Shape::Capsule { radius, .. } => *radius,
+            Shape::Polygon(_) | Shape::Ellipse { .. } => 0.0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ellipse_support_normal_is_parallel_to_direction() {
+        let (rx, ry) = (2.0f32, 0.5f32);
+        for k in 0..64 {
+            let a = k as f32 / 64.0 * std::f32::consts::TAU;
+            let d = Vec2::new(a.cos(), a.sin());
+            let p = ellipse_support(rx, ry, d);
+            // On the boundary...
+            assert!(((p.x / rx).powi(2) + (p.y / ry).powi(2) - 1.0).abs() < 1e-5);
+            // ...with the gradient (x/rx², y/ry²) parallel to d.
+            let n = Vec2::new(p.x / (rx * rx), p.y / (ry * ry)).normalize();
+            assert!(n.perp_dot(d).abs() < 1e-5 && n.dot(d) > 0.0);
+        }
+    }
+
+    #[test]
+    fn ellipse_aabb_is_exact() {
+        let s = Shape::ellipse(2.0, 0.5);
+        for k in 0..16 {
+            let xf = Iso::new(Vec2::new(1.0, -3.0), k as f32 * 0.4);
+            let bb = s.aabb(&xf);
+            // Compare with the support along ±x, ±y.
+            for (axis, hi) in [(Vec2::X, bb.max.x), (Vec2::Y, bb.max.y)] {
+                let local = xf.rot.apply_inv(axis);
+                let p = xf.apply(s.local_support(local));
+                assert!((p.dot(axis) - hi).abs() < 1e-5);
+            }
+        }
+    }
+
+    #[test]
+    fn aabb_contains_support_points() {
+        let shapes = [
+            Shape::circle(0.5),
+            Shape::capsule(1.0, 0.25),
+            Shape::rect(1.0, 0.3),
+            Shape::ellipse(0.7, 1.3),
+        ];
+        let xf = Iso::new(Vec2::new(-2.0, 5.0), 0.9);
+        for s in &shapes {
+            let bb = s.aabb(&xf);
+            for k in 0..32 {
+                let a = k as f32 / 32.0 * std::f32::consts::TAU;
+                let d = Vec2::new(a.cos(), a.sin());
+                let p = xf.apply(s.local_support(xf.rot.apply_inv(d)));
+                assert!(bb.expanded(1e-5).contains_point(p), "{s:?} {p}");
+            }
+        }
+    }
+
+    #[test]
+    fn validate_rejects_bad_dimensions() {
+        assert!(Shape::circle(0.0).validate().is_err());
+        assert!(Shape::circle(f32::NAN).validate().is_err());
+        assert!(Shape::capsule(1.0, -1.0).validate().is_err());
+        assert!(Shape::ellipse(1.0, f32::INFINITY).validate().is_err());
+        assert!(Shape::ellipse(1.0, 2.0).validate().is_ok());
+    }
+
+    #[test]
+    fn point_containment() {
+        let xf = Iso::new(Vec2::new(1.0, 1.0), 0.5);
+        let cap = Shape::capsule(1.0, 0.2);
+        assert!(cap.contains_point(&xf, xf.apply(Vec2::new(0.1, 1.1))));
+        assert!(!cap.contains_point(&xf, xf.apply(Vec2::new(0.3, 0.0))));
+        let bx = Shape::rect(1.0, 0.5);
+        assert!(bx.contains_point(&xf, xf.apply(Vec2::new(0.9, 0.4))));
+        assert!(!bx.contains_point(&xf, xf.apply(Vec2::new(0.9, 0.6))));
+    }
+}

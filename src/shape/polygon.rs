@@ -1,0 +1,359 @@
+//! Convex polygons: validation, convex hull, support function.
+//!
+//! Vertices are stored counter-clockwise in the body frame, with one outward unit
+//! normal per edge: edge `i` runs from vertex `i` to vertex `i + 1`.
+//!
+//! ```text
+//!        v3 ------ v2
+//!        |          |      normal[1] points right (edge v1 -> v2)
+//!        |          |
+//!        v0 ------ v1      normal[0] points down  (edge v0 -> v1)
+//! ```
+
+use super::error::ShapeError;
+use super::{MAX_COORDINATE, MAX_POLYGON_VERTICES};
+use crate::math::{cross, Vec2};
+use serde::{Deserialize, Serialize};
+
+/// A strictly convex polygon with counter-clockwise vertices.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "Vec<Vec2>", into = "Vec<Vec2>")]
+pub struct Polygon {
+    vertices: Vec<Vec2>,
+    normals: Vec<Vec2>,
+}
+
+impl TryFrom<Vec<Vec2>> for Polygon {
+    type Error = ShapeError;
+    fn try_from(points: Vec<Vec2>) -> Result<Self, ShapeError> {
+        Polygon::new(&points)
+    }
+}
+
+impl From<Polygon> for Vec<Vec2> {
+    fn from(p: Polygon) -> Self {
+        p.vertices
+    }
+}
+
+/// Tolerance for "two points coincide", relative to the polygon's size.
+const WELD_RELATIVE: f32 = 1e-5;
+/// Minimum sine of the turning angle at a vertex for it to count as strictly convex.
+const MIN_TURN_SINE: f32 = 1e-5;
+
+fn check_points(points: &[Vec2]) -> Result<(), ShapeError> {
+    for (index, p) in points.iter().enumerate() {
+        if !(p.x.is_finite() && p.y.is_finite()) {
+            return Err(ShapeError::NonFiniteVertex { index });
+        }
+        if p.x.abs() > MAX_COORDINATE || p.y.abs() > MAX_COORDINATE {
+            return Err(ShapeError::VertexOutOfRange {
+                index,
+                max: MAX_COORDINATE,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn weld_tolerance(points: &[Vec2]) -> f32 {
+    let extent = points
+        .iter()
+        .fold(0.0f32, |m, p| m.max(p.x.abs()).max(p.y.abs()));
+    WELD_RELATIVE * extent.max(1e-3)
+}
+
+fn signed_area2(points: &[Vec2]) -> f32 {
+    // Shoelace formula relative to the first point, for precision.
+    let o = points[0];
+    let mut a = 0.0;
+    for i in 1..points.len() - 1 {
+        a += cross(points[i] - o, points[i + 1] - o);
+    }
+    a
+}
+
+impl Polygon {
+    /// Validates and stores a convex polygon given in either winding.
+    ///
+    /// Fails with a [`ShapeError`] naming the offending vertex (input order) when the
+    /// input has fewer than 3 or more than [`MAX_POLYGON_VERTICES`] points, a
+    /// non-finite or out-of-range coordinate, duplicate points, zero area, a
+    /// collinear or reflex vertex, or a self-crossing outline.
+    pub fn new(points: &[Vec2]) -> Result<Polygon, ShapeError> {
+        let n = points.len();
+        if n < 3 {
+            return Err(ShapeError::TooFewVertices { count: n });
+        }
+        if n > MAX_POLYGON_VERTICES {
+            return Err(ShapeError::TooManyVertices {
+                count: n,
+                max: MAX_POLYGON_VERTICES,
+            });
+        }
+        check_points(points)?;
+        let weld = weld_tolerance(points);
+        for i in 1..n {
+            for j in 0..i {
+                if points[i].distance(points[j]) <= weld {
+                    return Err(ShapeError::DuplicateVertex { index: i, other: j });
+                }
+            }
+        }
+        let area2 = signed_area2(points);
+        let extent = weld / WELD_RELATIVE;
+        if area2.abs() <= 1e-6 * extent * extent {
+            return Err(ShapeError::ZeroArea);
+        }
+        let sign = area2.signum();
+        // Every vertex must turn the same way as the whole outline, strictly.
+        let mut turning = 0.0f32;
+        for i in 0..n {
+            let prev = points[(i + n - 1) % n];
+            let next = points[(i + 1) % n];
+            let e0 = points[i] - prev;
+            let e1 = next - points[i];
+            let c = sign * cross(e0, e1);
+            let s = c / (e0.length() * e1.length());
+            if s.abs() < MIN_TURN_SINE && e0.dot(e1) > 0.0 {
+                return Err(ShapeError::CollinearVertex { index: i });
+            }
+            if c <= 0.0 {
+                return Err(ShapeError::ReflexVertex { index: i });
+            }
+            turning += libm::atan2f(c, e0.dot(e1));
+        }
+        // A convex outline turns exactly once (2π); a star turns 4π or more.
+        if turning > 3.0 * std::f32::consts::PI {
+            return Err(ShapeError::SelfIntersecting);
+        }
+        let mut vertices = points.to_vec();
+        if sign < 0.0 {
+            vertices.reverse();
+        }
+        Ok(Polygon::from_ccw_unchecked(vertices))
+    }
+
+    /// The convex hull of a point cloud (Andrew's monotone chain). Interior,
+    /// duplicate and collinear points are dropped. Fails when the points are not
+    /// finite, fewer than 3, all (nearly) collinear, or the hull has more than
+    /// [`MAX_POLYGON_VERTICES`] vertices.
+    pub fn convex_hull(points: &[Vec2]) -> Result<Polygon, ShapeError> {
+        if points.len() < 3 {
+            return Err(ShapeError::TooFewVertices {
+                count: points.len(),
+            });
+        }
+        check_points(points)?;
+        let weld = weld_tolerance(points);
+        let mut pts = points.to_vec();
+        pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+        pts.dedup_by(|a, b| a.distance(*b) <= weld);
+        if pts.len() < 3 {
+            return Err(ShapeError::ZeroArea);
+        }
+        // A point is kept only if the chain turns left there by a clear margin.
+        let keeps = |h: &[Vec2], p: Vec2| -> bool {
+            let a = h[h.len() - 2];
+            let b = h[h.len() - 1];
+            let e0 = b - a;
+            let e1 = p - b;
+            cross(e0, e1) > MIN_TURN_SINE * e0.length() * e1.length()
+        };
+        let mut hull: Vec<Vec2> = Vec::with_capacity(2 * pts.len());
+        for &p in &pts {
+            while hull.len() >= 2 && !keeps(&hull, p) {
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        let lower_len = hull.len() + 1;
+        for &p in pts.iter().rev().skip(1) {
+            while hull.len() >= lower_len && !keeps(&hull, p) {
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        hull.pop(); // the last point repeats the first
+                    // Welding and the collinearity margin can leave a vertex that fails the
+                    // strict test at the wrap-around; validate the result like user input.
+        if hull.len() < 3 {
+            return Err(ShapeError::ZeroArea);
+        }
+        if hull.len() > MAX_POLYGON_VERTICES {
+            return Err(ShapeError::TooManyVertices {
+                count: hull.len(),
+                max: MAX_POLYGON_VERTICES,
+            });
+        }
+        Polygon::new(&hull)
+    }
+
+    /// An axis-aligned box with half extents `hx`, `hy`, centred on the origin.
+    pub(crate) fn rect(hx: f32, hy: f32) -> Polygon {
+        Polygon::from_ccw_unchecked(vec![
+            Vec2::new(-hx, -hy),
+            Vec2::new(hx, -hy),
+            Vec2::new(hx, hy),
+            Vec2::new(-hx, hy),
+        ])
+    }
+
+    fn from_ccw_unchecked(vertices: Vec<Vec2>) -> Polygon {
+        let n = vertices.len();
+        let normals = (0..n)
+            .map(|i| {
+                let e = vertices[(i + 1) % n] - vertices[i];
+                Vec2::new(e.y, -e.x).normalize()
+            })
+            .collect();
+        Polygon { vertices, normals }
+    }
+
+    /// Counter-clockwise vertices in the body frame.
+    #[inline]
+    pub fn vertices(&self) -> &[Vec2] {
+        &self.vertices
+    }
+
+    /// Outward unit normals; `normals()[i]` belongs to the edge from vertex `i` to `i + 1`.
+    #[inline]
+    pub fn normals(&self) -> &[Vec2] {
+        &self.normals
+    }
+
+    /// Index of the vertex farthest along `dir` (the first one on ties).
+    #[inline]
+    pub fn support_index(&self, dir: Vec2) -> usize {
+        let mut best = 0;
+        let mut best_d = self.vertices[0].dot(dir);
+        for (i, v) in self.vertices.iter().enumerate().skip(1) {
+            let d = v.dot(dir);
+            if d > best_d {
+                best = i;
+                best_d = d;
+            }
+        }
+        best
+    }
+
+    /// Area (m²), centroid and second moment of area about the centroid (m⁴).
+    pub fn area_centroid_moment(&self) -> (f32, Vec2, f32) {
+        // Triangle fan from the first vertex; work relative to it for precision.
+        let o = self.vertices[0];
+        let mut area = 0.0;
+        let mut center = Vec2::ZERO;
+        let mut moment = 0.0;
+        for i in 1..self.vertices.len() - 1 {
+            let e1 = self.vertices[i] - o;
+            let e2 = self.vertices[i + 1] - o;
+            let d = cross(e1, e2);
+            let tri_area = 0.5 * d;
+            area += tri_area;
+            center += tri_area * (e1 + e2) / 3.0;
+            // Second moment of the triangle (o, e1, e2) about o.
+            let intx2 = e1.x * e1.x + e2.x * e1.x + e2.x * e2.x;
+            let inty2 = e1.y * e1.y + e2.y * e1.y + e2.y * e2.y;
+            moment += (0.25 / 3.0) * d * (intx2 + inty2);
+        }
+        let c = center / area;
+        // Shift the moment from the fan origin to the centroid.
+        let moment_c = moment - area * c.dot(c);
+        (area, c + o, moment_c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(x: f32, y: f32) -> Vec2 {
+        Vec2::new(x, y)
+    }
+
+    #[test]
+    fn clockwise_input_is_stored_ccw() {
+        let p = Polygon::new(&[v(0.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(1.0, 0.0)]).unwrap();
+        assert!(signed_area2(p.vertices()) > 0.0);
+        for (i, n) in p.normals().iter().enumerate() {
+            let mid = (p.vertices()[i] + p.vertices()[(i + 1) % 4]) * 0.5;
+            assert!(n.dot(mid - v(0.5, 0.5)) > 0.0, "normal {i} points inward");
+        }
+    }
+
+    #[test]
+    fn each_failure_names_its_vertex() {
+        use ShapeError::*;
+        assert_eq!(
+            Polygon::new(&[v(0., 0.), v(1., 0.)]),
+            Err(TooFewVertices { count: 2 })
+        );
+        assert_eq!(
+            Polygon::new(&[v(0., 0.), v(1., f32::NAN), v(0., 1.)]),
+            Err(NonFiniteVertex { index: 1 })
+        );
+        assert_eq!(
+            Polygon::new(&[v(0., 0.), v(1., 0.), v(1., 0.), v(0., 1.)]),
+            Err(DuplicateVertex { index: 2, other: 1 })
+        );
+        assert_eq!(
+            Polygon::new(&[v(0., 0.), v(1., 0.), v(2., 0.)]),
+            Err(ZeroArea)
+        );
+        assert_eq!(
+            Polygon::new(&[v(0., 0.), v(1., 0.), v(2., 0.), v(1., 1.)]),
+            Err(CollinearVertex { index: 1 })
+        );
+        assert_eq!(
+            Polygon::new(&[v(0., 0.), v(2., 0.), v(1., 0.5), v(2., 2.), v(0., 2.)]),
+            Err(ReflexVertex { index: 2 })
+        );
+        let many: Vec<Vec2> = (0..MAX_POLYGON_VERTICES + 1)
+            .map(|i| {
+                let a = i as f32 / (MAX_POLYGON_VERTICES + 1) as f32 * std::f32::consts::TAU;
+                v(a.cos(), a.sin())
+            })
+            .collect();
+        assert!(matches!(Polygon::new(&many), Err(TooManyVertices { .. })));
+    }
+
+    #[test]
+    fn pentagram_is_rejected() {
+        let star: Vec<Vec2> = (0..5)
+            .map(|i| {
+                let a = (i * 2) as f32 / 5.0 * std::f32::consts::TAU;
+                v(a.cos(), a.sin())
+            })
+            .collect();
+        assert_eq!(Polygon::new(&star), Err(ShapeError::SelfIntersecting));
+    }
+
+    #[test]
+    fn hull_drops_interior_and_collinear_points() {
+        let pts = [
+            v(0., 0.),
+            v(0.5, 0.),
+            v(1., 0.),
+            v(1., 1.),
+            v(0.5, 0.5),
+            v(0., 1.),
+            v(0., 1.),
+        ];
+        let h = Polygon::convex_hull(&pts).unwrap();
+        assert_eq!(h.vertices().len(), 4);
+        assert_eq!(
+            Polygon::convex_hull(&[v(0., 0.), v(1., 1.), v(2., 2.)]),
+            Err(ShapeError::ZeroArea)
+        );
+    }
+
+    #[test]
+    fn unit_square_moments() {
+        let p = Polygon::rect(0.5, 1.0);
+        let (area, c, i) = p.area_centroid_moment();
+        assert!((area - 2.0).abs() < 1e-6);
+        assert!(c.length() < 1e-6);
+        // I/ρ = A (w² + h²) / 12 with w = 1, h = 2.
+        assert!((i - 2.0 * 5.0 / 12.0).abs() < 1e-5);
+    }
+}
