@@ -25,6 +25,8 @@
 
 pub mod collision;
 pub mod math;
+
+pub use collision::{epa, gjk, sat};
 pub mod shape;
 
 pub use collision::Aabb;

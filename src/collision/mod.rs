@@ -1,5 +1,9 @@
 //! Narrowphase geometry: bounding boxes, GJK, EPA, SAT and contact manifolds.
 
 mod aabb;
+pub mod epa;
+pub mod gjk;
+pub mod sat;
+pub mod simplex;
 
 pub use aabb::Aabb;
