@@ -23,12 +23,17 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod broadphase;
 pub mod collision;
+pub mod dynamics;
 pub mod math;
 
 pub use collision::{epa, gjk, sat};
 pub mod shape;
+pub mod world;
 
 pub use collision::Aabb;
+pub use dynamics::{Body, BodyDef, BodyKind, Material};
 pub use math::{Iso, Rot, Vec2};
 pub use shape::{Polygon, Shape, ShapeError, SupportMap};
+pub use world::{BodyId, World, WorldSettings};

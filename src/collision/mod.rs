@@ -3,6 +3,7 @@
 mod aabb;
 pub mod epa;
 pub mod gjk;
+pub mod manifold;
 pub mod sat;
 pub mod simplex;
 

@@ -1,0 +1,384 @@
+//! Contact manifolds: up to two contact points sharing one normal.
+//!
+//! The normal comes from the narrowphase: EPA's penetration normal when the
+//! shapes overlap, GJK's closest-point normal when they are apart but within the
+//! speculative distance. Points then come from the features facing that normal:
+//!
+//! * When a flat face (a polygon edge or a capsule's side) lies within ~0.8° of the
+//!   normal, the face best aligned with it is the *reference* face (A's unless B's
+//!   is clearly better, for stable choices frame to frame), the other shape's most
+//!   anti-parallel face is the *incident* face, and the incident face is clipped to
+//!   the reference face's side planes (Sutherland–Hodgman on a segment). Each point
+//!   that survives within the speculative distance becomes a contact.
+//! * Otherwise (circles, ellipses, vertex-to-vertex) one point between the two
+//!   witness points of GJK/EPA.
+//!
+//! ```text
+//!        incident face  w1 ●━━━━━━━━━━━━━━━━━━━━━━━━● w2
+//!                            ↓ clipped         ↓ kept
+//!   reference face   v1 ●───────────────────────● v2     n ↑ (reference normal)
+//!                       |<- side plane   side plane ->|
+//! ```
+//!
+//! Every point carries a feature id (which faces and which end produced it) so
+//! the solver can match it to last step's point and warm-start its impulses.
+//!
+//! Reference: E. Catto, "Contact Manifolds" (GDC 2007); Box2D `manifold.c`.
+
+use super::epa;
+use super::gjk::SimplexCache;
+use crate::math::{Iso, Vec2};
+use crate::shape::Shape;
+use serde::{Deserialize, Serialize};
+
+/// `1 - cos(angle)` below which a face counts as aligned with the normal (about 2.6°).
+const FACE_ALIGNMENT_TOLERANCE: f32 = 1e-3;
+/// Bias toward keeping A's face as reference: B's must be better by this much.
+const REFERENCE_HYSTERESIS: f32 = 1e-4;
+/// Feature id of a single-point (smooth) contact.
+pub const SMOOTH_FEATURE: u32 = 1 << 30;
+
+/// One contact point.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ManifoldPoint {
+    /// Contact point, midway between the two surfaces (world, m).
+    pub point: Vec2,
+    /// Signed gap along the normal (m): negative when penetrating.
+    pub separation: f32,
+    /// Feature id for matching across steps.
+    pub id: u32,
+    /// Accumulated normal impulse (N·s), carried over for warm starting.
+    pub normal_impulse: f32,
+    /// Accumulated friction impulse (N·s).
+    pub tangent_impulse: f32,
+}
+
+/// Up to two contact points with a shared normal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Manifold {
+    /// Unit normal from A toward B (world).
+    pub normal: Vec2,
+    /// Contact points; the first `count` are meaningful.
+    pub points: [ManifoldPoint; 2],
+    /// Number of points (0 to 2).
+    pub count: usize,
+}
+
+impl Manifold {
+    /// The meaningful points.
+    pub fn points(&self) -> &[ManifoldPoint] {
+        &self.points[..self.count]
+    }
+
+    /// The deepest (most negative) separation, or `f32::INFINITY` when empty.
+    pub fn min_separation(&self) -> f32 {
+        self.points()
+            .iter()
+            .fold(f32::INFINITY, |m, p| m.min(p.separation))
+    }
+}
+
+/// A flat face in A's frame: a segment with its outward normal and the rounding
+/// radius of the shape it belongs to.
+#[derive(Clone, Copy, Debug)]
+struct Face {
+    v1: Vec2,
+    v2: Vec2,
+    normal: Vec2,
+    radius: f32,
+    edge: u8,
+    id1: u8,
+    id2: u8,
+}
+
+/// The face of `shape` (placed at `xf`, in A's frame) whose normal best matches
+/// `dir`, with its alignment `n · dir` (`dir` unit).
+fn best_face(shape: &Shape, xf: &Iso, dir: Vec2) -> Option<(Face, f32)> {
+    let local = xf.rot.apply_inv(dir);
+    match shape {
+        Shape::Polygon(p) => {
+            let normals = p.normals();
+            let mut best = 0;
+            let mut best_d = normals[0].dot(local);
+            for (i, n) in normals.iter().enumerate().skip(1) {
+                let d = n.dot(local);
+                if d > best_d {
+                    best = i;
+                    best_d = d;
+                }
+            }
+            let verts = p.vertices();
+            let j = (best + 1) % verts.len();
+            Some((
+                Face {
+                    v1: xf.apply(verts[best]),
+                    v2: xf.apply(verts[j]),
+                    normal: xf.rot.apply(normals[best]),
+                    radius: 0.0,
+                    edge: best as u8,
+                    id1: best as u8,
+                    id2: j as u8,
+                },
+                best_d,
+            ))
+        }
+        Shape::Capsule {
+            half_height,
+            radius,
+        } => {
+            let lo = Vec2::new(0.0, -half_height);
+            let hi = Vec2::new(0.0, *half_height);
+            // Counter-clockwise: the right side runs upward, the left side downward.
+            let (v1, v2, n, edge, id1, id2) = if local.x >= 0.0 {
+                (lo, hi, Vec2::X, 0, 0, 1)
+            } else {
+                (hi, lo, -Vec2::X, 1, 1, 0)
+            };
+            Some((
+                Face {
+                    v1: xf.apply(v1),
+                    v2: xf.apply(v2),
+                    normal: xf.rot.apply(n),
+                    radius: *radius,
+                    edge,
+                    id1,
+                    id2,
+                },
+                local.x.abs(),
+            ))
+        }
+        Shape::Circle { .. } | Shape::Ellipse { .. } => None,
+    }
+}
+
+/// Builds the manifold of two placed shapes. Points farther apart than
+/// `speculative` (m) are dropped. `cache` warm-starts GJK.
+pub fn collide(
+    a: &Shape,
+    xa: &Iso,
+    b: &Shape,
+    xb: &Iso,
+    speculative: f32,
+    cache: &mut SimplexCache,
+) -> Manifold {
+    let contact = epa::contact(a, xa, b, xb, Some(cache), None);
+    let mut m = Manifold::default();
+    let sep = contact.separation();
+    if sep > speculative || !sep.is_finite() || !contact.normal().is_finite() {
+        return m;
+    }
+    let n = contact.normal(); // A's frame, A → B
+    let xf = xa.inv_mul(xb);
+    let fa = best_face(a, &Iso::IDENTITY, n);
+    let fb = best_face(b, &xf, -n);
+    let align_a = fa.map_or(f32::NEG_INFINITY, |f| f.1);
+    let align_b = fb.map_or(f32::NEG_INFINITY, |f| f.1);
+    let flip = align_b > align_a + REFERENCE_HYSTERESIS;
+    let best_align = align_a.max(align_b);
+    if best_align >= 1.0 - FACE_ALIGNMENT_TOLERANCE {
+        let (reference, incident) = if flip {
+            (
+                fb.map(|f| f.0),
+                best_face(a, &Iso::IDENTITY, -fb.map_or(n, |f| f.0.normal)),
+            )
+        } else {
+            (
+                fa.map(|f| f.0),
+                best_face(b, &xf, -fa.map_or(n, |f| f.0.normal)),
+            )
+        };
+        if let (Some(r), Some(i)) = (reference, incident) {
+            clip(&mut m, &r, &i.0, flip, speculative);
+            for p in &mut m.points[..m.count] {
+                p.point = xa.apply(p.point);
+            }
+            m.normal = xa.rot.apply(if flip { -r.normal } else { r.normal });
+            if m.count > 0 {
+                return m;
+            }
+            // Clipping can drop every point when the faces barely overlap along the
+            // reference side planes; the witness point below is still valid.
+        }
+    }
+    let (pa, pb) = contact.points();
+    m.normal = xa.rot.apply(n);
+    m.points[0] = ManifoldPoint {
+        point: xa.apply(0.5 * (pa + pb)),
+        separation: sep,
+        id: SMOOTH_FEATURE,
+        ..Default::default()
+    };
+    m.count = 1;
+    m
+}
+
+/// Clips the incident face against the reference face's side planes and keeps
+/// the points within `speculative` of the reference face. Points are written in
+/// A's frame.
+fn clip(m: &mut Manifold, r: &Face, inc: &Face, flip: bool, speculative: f32) {
+    let t = (r.v2 - r.v1).normalize_or_zero();
+    if t == Vec2::ZERO {
+        return;
+    }
+    let lower = t.dot(r.v1);
+    let upper = t.dot(r.v2);
+    // (point, incident vertex id, clipped-by side: 0 none, 1 lower, 2 upper)
+    let mut pts = [(inc.v1, inc.id1, 0u8), (inc.v2, inc.id2, 0u8)];
+    for (side, bound, sign) in [(1u8, lower, 1.0f32), (2u8, upper, -1.0f32)] {
+        let d0 = sign * (t.dot(pts[0].0) - bound);
+        let d1 = sign * (t.dot(pts[1].0) - bound);
+        if d0 < 0.0 && d1 < 0.0 {
+            return; // the faces do not overlap along the reference face
+        }
+        if d0 < 0.0 || d1 < 0.0 {
+            let k = d0 / (d0 - d1);
+            let p = pts[0].0 + k * (pts[1].0 - pts[0].0);
+            if d0 < 0.0 {
+                pts[0] = (p, pts[0].1, side);
+            } else {
+                pts[1] = (p, pts[1].1, side);
+            }
+        }
+    }
+    let radii = r.radius + inc.radius;
+    for (p, vid, clipped) in pts {
+        let separation = r.normal.dot(p - r.v1) - radii;
+        if separation > speculative {
+            continue;
+        }
+        // Midway between the incident surface (p - r_inc·n) and the reference surface.
+        let on_incident = p - inc.radius * r.normal;
+        let point = on_incident - 0.5 * separation * r.normal;
+        let id = (flip as u32) << 24
+            | (r.edge as u32) << 16
+            | (inc.edge as u32) << 8
+            | (vid as u32) << 2
+            | clipped as u32;
+        m.points[m.count] = ManifoldPoint {
+            point,
+            separation,
+            id,
+            ..Default::default()
+        };
+        m.count += 1;
+    }
+}
+
+/// The contact query of the pipeline without a cache, for tools and tests.
+pub fn collide_uncached(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso, speculative: f32) -> Manifold {
+    collide(a, xa, b, xb, speculative, &mut SimplexCache::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn box_resting_on_box_gives_two_points() {
+        let ground = Shape::rect(5.0, 0.5);
+        let bx = Shape::rect(0.5, 0.5);
+        let m = collide_uncached(
+            &ground,
+            &Iso::IDENTITY,
+            &bx,
+            &Iso::new(Vec2::new(0.3, 0.99), 0.0),
+            0.02,
+        );
+        assert_eq!(m.count, 2);
+        assert!((m.normal - Vec2::Y).length() < 1e-6);
+        for p in m.points() {
+            assert!((p.separation + 0.01).abs() < 1e-5, "{}", p.separation);
+            assert!((p.point.y - 0.495).abs() < 1e-5);
+        }
+        let xs: Vec<f32> = m.points().iter().map(|p| p.point.x).collect();
+        assert!(
+            xs.iter().any(|x| (x + 0.2).abs() < 1e-5) && xs.iter().any(|x| (x - 0.8).abs() < 1e-5)
+        );
+    }
+
+    #[test]
+    fn speculative_points_within_margin_only() {
+        let ground = Shape::rect(5.0, 0.5);
+        let bx = Shape::rect(0.5, 0.5);
+        let m = collide_uncached(
+            &ground,
+            &Iso::IDENTITY,
+            &bx,
+            &Iso::new(Vec2::new(0.0, 1.01), 0.0),
+            0.02,
+        );
+        assert_eq!(m.count, 2);
+        assert!(m
+            .points()
+            .iter()
+            .all(|p| (p.separation - 0.01).abs() < 1e-5));
+        let far = collide_uncached(
+            &ground,
+            &Iso::IDENTITY,
+            &bx,
+            &Iso::new(Vec2::new(0.0, 1.05), 0.0),
+            0.02,
+        );
+        assert_eq!(far.count, 0);
+        // A tilted box touches with one corner only.
+        let tilted = collide_uncached(
+            &ground,
+            &Iso::IDENTITY,
+            &bx,
+            &Iso::new(Vec2::new(0.0, 1.16), 0.4),
+            0.02,
+        );
+        assert_eq!(tilted.count, 1);
+    }
+
+    #[test]
+    fn capsule_on_its_side_gives_two_points() {
+        let ground = Shape::rect(5.0, 0.5);
+        let cap = Shape::capsule(0.5, 0.25);
+        let xb = Iso::new(Vec2::new(0.0, 0.74), std::f32::consts::FRAC_PI_2);
+        let m = collide_uncached(&ground, &Iso::IDENTITY, &cap, &xb, 0.02);
+        assert_eq!(m.count, 2);
+        for p in m.points() {
+            assert!((p.separation + 0.01).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn circle_gives_one_point_with_epa_normal() {
+        let ground = Shape::rect(5.0, 0.5);
+        let ball = Shape::circle(0.5);
+        let m = collide_uncached(
+            &ground,
+            &Iso::IDENTITY,
+            &ball,
+            &Iso::new(Vec2::new(1.0, 0.95), 0.0),
+            0.02,
+        );
+        assert_eq!(m.count, 1);
+        assert!((m.points[0].separation + 0.05).abs() < 1e-5);
+        assert!((m.normal - Vec2::Y).length() < 1e-5);
+    }
+
+    #[test]
+    fn feature_ids_are_stable_under_small_motion() {
+        let ground = Shape::rect(5.0, 0.5);
+        let bx = Shape::rect(0.5, 0.5);
+        let m1 = collide_uncached(
+            &ground,
+            &Iso::IDENTITY,
+            &bx,
+            &Iso::new(Vec2::new(0.0, 0.99), 0.001),
+            0.02,
+        );
+        let m2 = collide_uncached(
+            &ground,
+            &Iso::IDENTITY,
+            &bx,
+            &Iso::new(Vec2::new(0.01, 0.995), -0.001),
+            0.02,
+        );
+        let ids1: Vec<u32> = m1.points().iter().map(|p| p.id).collect();
+        let ids2: Vec<u32> = m2.points().iter().map(|p| p.id).collect();
+        assert_eq!(ids1, ids2);
+    }
+}

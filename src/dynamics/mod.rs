@@ -1,0 +1,12 @@
+//! Rigid-body dynamics: bodies, materials, the contact solver, the drag joint
+//! and sleeping.
+
+pub mod body;
+pub(crate) mod contact_solver;
+pub mod drag;
+pub mod material;
+pub(crate) mod sleep;
+
+pub use body::{Body, BodyDef, BodyKind};
+pub use drag::DragJoint;
+pub use material::Material;

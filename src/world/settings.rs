@@ -1,0 +1,66 @@
+//! World settings and the engine's tuning constants (SI units).
+
+use crate::math::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// Default number of substeps per step.
+pub const DEFAULT_SUBSTEPS: u32 = 4;
+
+/// Settings of a [`crate::World`]. `Default` gives Box2D-like values: dt = 1/60 s,
+/// gravity (0, -10) m/s², 4 substeps.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WorldSettings {
+    /// Gravity (m/s²).
+    pub gravity: Vec2,
+    /// Fixed time step (s).
+    pub dt: f32,
+    /// Substeps per step: velocities and positions are integrated this many times
+    /// per step, with one velocity iteration and one position projection each.
+    pub substeps: u32,
+    /// Whether resting islands fall asleep.
+    pub sleep: bool,
+    /// Base speculative distance (m): contacts are built this far before touching.
+    /// Fast pairs extend it by their relative motion over one step.
+    pub speculative_distance: f32,
+    /// Allowed penetration (m) left alone by positional resolution, so resting
+    /// contacts do not flicker.
+    pub linear_slop: f32,
+    /// Fraction of the remaining penetration removed per position projection.
+    pub position_correction: f32,
+    /// Largest positional correction per projection (m).
+    pub max_correction: f32,
+    /// Approach speed (m/s) below which restitution is ignored.
+    pub restitution_threshold: f32,
+    /// Linear speed (m/s) below which a body may sleep.
+    pub sleep_linear_velocity: f32,
+    /// Angular speed (rad/s) below which a body may sleep.
+    pub sleep_angular_velocity: f32,
+    /// Time (s) an island must rest before it sleeps.
+    pub time_to_sleep: f32,
+    /// Broadphase fat-box margin (m).
+    pub aabb_margin: f32,
+    /// Speed (m/s) beyond which a body counts as numerically blown up and is frozen.
+    pub max_speed: f32,
+}
+
+impl Default for WorldSettings {
+    fn default() -> Self {
+        WorldSettings {
+            gravity: Vec2::new(0.0, -10.0),
+            dt: 1.0 / 60.0,
+            substeps: DEFAULT_SUBSTEPS,
+            sleep: true,
+            speculative_distance: 0.02,
+            linear_slop: 0.0005,
+            position_correction: 0.2,
+            max_correction: 0.2,
+            restitution_threshold: 1.0,
+            sleep_linear_velocity: 0.05,
+            sleep_angular_velocity: 2.0 * std::f32::consts::PI / 180.0,
+            time_to_sleep: 0.5,
+            aabb_margin: 0.1,
+            max_speed: 1.0e4,
+        }
+    }
+}

@@ -1,0 +1,424 @@
+//! `World::step`: the pipeline, one stage per function, in data-flow order.
+//!
+//! ```text
+//! update_aabbs → find_pairs → collide → solve → sleep
+//!   tight and      sweep-and-   GJK/EPA,    substeps: integrate velocities,
+//!   fat boxes      prune pairs  manifolds   warm start, velocity pass,
+//!                  → contacts   (warm-start integrate positions, NGS position
+//!                               by feature) pass; then restitution
+//! ```
+//!
+//! Everything runs on one thread, over `Vec`s in index order: the same world
+//! and inputs give bit-identical results on every run and in every profile.
+
+use super::timer::Stopwatch;
+use super::world::{Contact, World, WorldEvent};
+use crate::collision::manifold::{self, Manifold};
+use crate::dynamics::contact_solver::{self, ContactConstraint, SolverBody, SolverParams};
+use crate::dynamics::drag::DragConstraint;
+use crate::dynamics::material::{mix_friction, mix_restitution};
+use crate::dynamics::BodyKind;
+use crate::math::{is_finite_vec, Rot, Vec2};
+
+impl World {
+    /// Advances the world by one fixed step of `settings().dt` seconds.
+    pub fn step(&mut self) {
+        let total = Stopwatch::start();
+        let mut sw = Stopwatch::start();
+        self.update_aabbs();
+        self.timings.update_aabbs = sw.lap();
+        self.find_pairs();
+        self.timings.broadphase = sw.lap();
+        self.collide();
+        self.timings.narrowphase = sw.lap();
+        self.solve();
+        self.timings.solver = sw.lap();
+        self.update_sleep();
+        self.timings.sleep = sw.lap();
+        self.timings.total = total.elapsed_ms();
+        self.step_index += 1;
+    }
+
+    /// Stage 1: tight boxes of moving bodies, and their fat boxes in the broadphase
+    /// (stretched along this step's expected displacement).
+    fn update_aabbs(&mut self) {
+        let dt = self.settings.dt;
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            let Some(b) = slot.body.as_mut() else {
+                continue;
+            };
+            if !b.awake || b.frozen {
+                continue;
+            }
+            b.aabb = b.shape.aabb(&b.xf);
+            self.broadphase.update(i as u32, b.aabb, b.v * dt);
+        }
+    }
+
+    /// Stage 2: sweep-and-prune, then merge its sorted pair list with the sorted
+    /// contact list so that surviving pairs keep their manifolds (warm start).
+    fn find_pairs(&mut self) {
+        self.broadphase.update_pairs();
+        let mut next = std::mem::take(&mut self.scratch.contacts);
+        next.clear();
+        let mut old = std::mem::take(&mut self.contacts).into_iter().peekable();
+        for &(a, b) in self.broadphase.pairs() {
+            while old.peek().is_some_and(|c| (c.a, c.b) < (a, b)) {
+                old.next();
+            }
+            if let Some(c) = old.next_if(|c| (c.a, c.b) == (a, b)) {
+                next.push(c);
+                continue;
+            }
+            let (Some(ba), Some(bb)) = (
+                self.slots[a as usize].body.as_ref(),
+                self.slots[b as usize].body.as_ref(),
+            ) else {
+                continue;
+            };
+            // Only pairs with a dynamic body can respond.
+            if ba.kind != BodyKind::Dynamic && bb.kind != BodyKind::Dynamic {
+                continue;
+            }
+            next.push(Contact {
+                a,
+                b,
+                manifold: Manifold::default(),
+                cache: Default::default(),
+                friction: mix_friction(ba.material.friction, bb.material.friction),
+                restitution: mix_restitution(ba.material.restitution, bb.material.restitution),
+            });
+        }
+        self.scratch.contacts = old.collect();
+        self.contacts = next;
+    }
+
+    /// Stages 3–4: GJK (speculative distance) or EPA (overlap) and the manifold,
+    /// for every pair with an awake body. New points inherit the impulses of last
+    /// step's points with the same feature id. Sleeping bodies touched by awake
+    /// ones are woken.
+    fn collide(&mut self) {
+        let dt = self.settings.dt;
+        let base = self.settings.speculative_distance;
+        let mut wake = std::mem::take(&mut self.scratch.wake);
+        wake.clear();
+        for c in &mut self.contacts {
+            let (Some(ba), Some(bb)) = (
+                self.slots[c.a as usize].body.as_ref(),
+                self.slots[c.b as usize].body.as_ref(),
+            ) else {
+                continue;
+            };
+            let moving = |b: &crate::dynamics::Body| {
+                b.awake
+                    && !b.frozen
+                    && (b.kind == BodyKind::Dynamic || b.v != Vec2::ZERO || b.w != 0.0)
+            };
+            if !(moving(ba) || moving(bb)) || ba.frozen || bb.frozen {
+                continue;
+            }
+            // Speculative reach: the base distance plus how far the pair can close
+            // in one step, so fast bodies meet their contacts before they tunnel.
+            let closing = (bb.v - ba.v).length()
+                + ba.w.abs() * ba.shape.bounding_radius()
+                + bb.w.abs() * bb.shape.bounding_radius();
+            let speculative = base + closing * dt;
+            let mut m = manifold::collide(
+                &ba.shape,
+                &ba.xf,
+                &bb.shape,
+                &bb.xf,
+                speculative,
+                &mut c.cache,
+            );
+            for p in &mut m.points[..m.count] {
+                if let Some(old) = c.manifold.points().iter().find(|o| o.id == p.id) {
+                    p.normal_impulse = old.normal_impulse;
+                    p.tangent_impulse = old.tangent_impulse;
+                }
+            }
+            if m.count > 0 && m.min_separation() <= self.settings.linear_slop {
+                for (x, y) in [(ba, bb), (bb, ba)] {
+                    if !x.awake && x.kind == BodyKind::Dynamic && moving(y) {
+                        wake.push(x.sleep_island);
+                    }
+                }
+            }
+            c.manifold = m;
+        }
+        if !wake.is_empty() {
+            wake.sort_unstable();
+            wake.dedup();
+            self.wake_islands(&wake);
+        }
+        self.scratch.wake = wake;
+    }
+
+    /// Stages 5–7: substepped velocity solve, position integration and NGS
+    /// positional resolution, then restitution. Writes the new state back and
+    /// freezes any body whose state stopped being finite.
+    fn solve(&mut self) {
+        let s = self.settings;
+        let substeps = s.substeps.max(1);
+        let h = s.dt / substeps as f32;
+        let params = SolverParams {
+            h,
+            linear_slop: s.linear_slop,
+            position_correction: s.position_correction,
+            max_correction: s.max_correction,
+            restitution_threshold: s.restitution_threshold,
+        };
+
+        // Solver bodies, one per slot; non-moving ones keep zero inverse mass.
+        let mut bodies = std::mem::take(&mut self.scratch.solver_bodies);
+        bodies.clear();
+        bodies.extend(self.slots.iter().map(|slot| match slot.body.as_ref() {
+            Some(b) if b.awake && !b.frozen => SolverBody {
+                v: b.v,
+                w: b.w,
+                dp: Vec2::ZERO,
+                dq: Rot::IDENTITY,
+                inv_mass: b.inv_mass,
+                inv_inertia: b.inv_inertia,
+            },
+            _ => SolverBody::default_static(),
+        }));
+
+        let mut constraints = std::mem::take(&mut self.scratch.constraints);
+        constraints.clear();
+        for (k, c) in self.contacts.iter().enumerate() {
+            if c.manifold.count == 0 {
+                continue;
+            }
+            let (ba, bb) = (
+                self.slots[c.a as usize].body.as_ref(),
+                self.slots[c.b as usize].body.as_ref(),
+            );
+            let (Some(ba), Some(bb)) = (ba, bb) else {
+                continue;
+            };
+            let active =
+                |b: &crate::dynamics::Body| b.awake && !b.frozen && b.kind == BodyKind::Dynamic;
+            if !(active(ba) || active(bb)) || ba.frozen || bb.frozen {
+                continue;
+            }
+            constraints.push(ContactConstraint::new(
+                k as u32,
+                c.a,
+                c.b,
+                ba,
+                bb,
+                &bodies[c.a as usize],
+                &bodies[c.b as usize],
+                &c.manifold,
+                c.friction,
+                c.restitution,
+            ));
+        }
+
+        let mut drag = self.drag.and_then(|j| {
+            let b = self.body(j.body)?;
+            if b.frozen {
+                return None;
+            }
+            Some(DragConstraint::new(
+                &j,
+                j.body.index,
+                b.center,
+                b.xf.apply(j.local_anchor),
+                h,
+            ))
+        });
+
+        for _ in 0..substeps {
+            self.integrate_velocities(&mut bodies, h);
+            if let Some(d) = drag.as_ref() {
+                d.warm_start(&mut bodies[d.body as usize]);
+            }
+            contact_solver::warm_start(&constraints, &mut bodies);
+            if let Some(d) = drag.as_mut() {
+                d.solve(&mut bodies[d.body as usize]);
+            }
+            contact_solver::solve_velocities(&mut constraints, &mut bodies, &params);
+            for b in bodies.iter_mut() {
+                b.dp += h * b.v;
+                b.dq = b.dq.integrate(h * b.w);
+            }
+            contact_solver::solve_positions(&constraints, &mut bodies, &params);
+        }
+        contact_solver::apply_restitution(&mut constraints, &mut bodies, &params);
+
+        for c in &constraints {
+            c.store(&mut self.contacts[c.contact as usize].manifold);
+        }
+        if let (Some(d), Some(j)) = (drag, self.drag.as_mut()) {
+            j.impulse = d.impulse;
+        }
+        self.write_back(&bodies);
+        self.scratch.solver_bodies = bodies;
+        self.scratch.constraints = constraints;
+    }
+
+    /// Gravity and damping for awake dynamic bodies (implicit damping:
+    /// `v ← v / (1 + h·c)`, stable for any damping).
+    fn integrate_velocities(&self, bodies: &mut [SolverBody], h: f32) {
+        let g = self.settings.gravity;
+        for (slot, sb) in self.slots.iter().zip(bodies.iter_mut()) {
+            let Some(b) = slot.body.as_ref() else {
+                continue;
+            };
+            if b.kind != BodyKind::Dynamic || !b.awake || b.frozen {
+                continue;
+            }
+            sb.v = (sb.v + h * b.gravity_scale * g) / (1.0 + h * b.linear_damping);
+            sb.w /= 1.0 + h * b.angular_damping;
+        }
+    }
+
+    fn write_back(&mut self, bodies: &[SolverBody]) {
+        let max_speed = self.settings.max_speed;
+        let step = self.step_index;
+        for (i, (slot, sb)) in self.slots.iter_mut().zip(bodies).enumerate() {
+            let Some(b) = slot.body.as_mut() else {
+                continue;
+            };
+            if !b.awake || b.frozen || b.kind == BodyKind::Static {
+                continue;
+            }
+            let center = b.center + sb.dp;
+            let rot = b.xf.rot.mul(sb.dq);
+            let bad = if !(is_finite_vec(sb.v)
+                && sb.w.is_finite()
+                && is_finite_vec(center)
+                && rot.cos.is_finite()
+                && rot.sin.is_finite())
+            {
+                Some("non-finite state".to_string())
+            } else if sb.v.length() > max_speed || sb.w.abs() > max_speed {
+                Some(format!(
+                    "speed beyond {max_speed} (v = {}, w = {})",
+                    sb.v.length(),
+                    sb.w
+                ))
+            } else if center.abs().max_element() > super::world::MAX_POSITION {
+                Some("left the world (|position| > 1e6 m)".to_string())
+            } else {
+                None
+            };
+            if let Some(reason) = bad {
+                // Keep the last good pose, stop the body, take it out of collision.
+                b.frozen = true;
+                b.awake = false;
+                b.v = Vec2::ZERO;
+                b.w = 0.0;
+                self.broadphase.remove(i as u32);
+                self.events.push(WorldEvent::BodyFrozen {
+                    body: super::BodyId {
+                        index: i as u32,
+                        generation: slot.generation,
+                    },
+                    step,
+                    reason,
+                });
+                continue;
+            }
+            b.v = sb.v;
+            b.w = sb.w;
+            b.center = center;
+            b.xf.rot = rot;
+            b.sync_transform();
+        }
+        if !self.events.is_empty() {
+            let frozen: Vec<u32> = (0..self.slots.len() as u32)
+                .filter(|&i| {
+                    self.slots[i as usize]
+                        .body
+                        .as_ref()
+                        .is_some_and(|b| b.frozen)
+                })
+                .collect();
+            self.contacts
+                .retain(|c| !frozen.contains(&c.a) && !frozen.contains(&c.b));
+            if self.drag.is_some_and(|d| frozen.contains(&d.body.index)) {
+                self.drag = None;
+            }
+        }
+    }
+
+    /// Stage 8: islands of touching dynamic bodies sleep together once all of
+    /// them have rested for `time_to_sleep`.
+    fn update_sleep(&mut self) {
+        if !self.settings.sleep {
+            return;
+        }
+        let s = self.settings;
+        let n = self.slots.len();
+        let dragged = self.drag.map(|d| d.body.index);
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            let Some(b) = slot.body.as_mut() else {
+                continue;
+            };
+            if !b.awake || b.kind != BodyKind::Dynamic {
+                continue;
+            }
+            let resting = b.v.length_squared() <= s.sleep_linear_velocity * s.sleep_linear_velocity
+                && b.w.abs() <= s.sleep_angular_velocity
+                && dragged != Some(i as u32);
+            b.sleep_time = if resting { b.sleep_time + s.dt } else { 0.0 };
+        }
+        let uf = &mut self.scratch.islands;
+        uf.reset(n);
+        let rest = &mut self.scratch.island_rest;
+        rest.clear();
+        rest.resize(n, f32::INFINITY);
+        for c in &self.contacts {
+            if c.manifold.count == 0 {
+                continue;
+            }
+            let (Some(ba), Some(bb)) = (
+                self.slots[c.a as usize].body.as_ref(),
+                self.slots[c.b as usize].body.as_ref(),
+            ) else {
+                continue;
+            };
+            match (ba.kind, bb.kind) {
+                (BodyKind::Dynamic, BodyKind::Dynamic) => uf.union(c.a, c.b),
+                // Resting on a moving kinematic body keeps an island awake.
+                (BodyKind::Kinematic, BodyKind::Dynamic) if ba.v != Vec2::ZERO || ba.w != 0.0 => {
+                    rest[c.b as usize] = 0.0
+                }
+                (BodyKind::Dynamic, BodyKind::Kinematic) if bb.v != Vec2::ZERO || bb.w != 0.0 => {
+                    rest[c.a as usize] = 0.0
+                }
+                _ => {}
+            }
+        }
+        for i in 0..n {
+            if let Some(b) = self.slots[i].body.as_ref() {
+                if b.awake && b.kind == BodyKind::Dynamic {
+                    let r = uf.find(i as u32) as usize;
+                    rest[r] = rest[r].min(b.sleep_time).min(rest[i]);
+                }
+            }
+        }
+        let island_base = self.next_island;
+        let mut used = false;
+        for i in 0..n {
+            let r = uf.find(i as u32) as usize;
+            let Some(b) = self.slots[i].body.as_mut() else {
+                continue;
+            };
+            if b.awake && b.kind == BodyKind::Dynamic && rest[r] >= s.time_to_sleep {
+                b.awake = false;
+                b.v = Vec2::ZERO;
+                b.w = 0.0;
+                b.sleep_time = 0.0;
+                b.sleep_island = island_base.wrapping_add(r as u32);
+                used = true;
+            }
+        }
+        if used {
+            self.next_island = island_base.wrapping_add(n as u32);
+        }
+    }
+}

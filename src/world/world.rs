@@ -1,0 +1,682 @@
+//! The world: owns every body, the broadphase, the contact cache and the step.
+
+use super::id::BodyId;
+use super::settings::WorldSettings;
+use crate::broadphase::{SapConfig, SweepAndPrune};
+use crate::collision::gjk::SimplexCache;
+use crate::collision::manifold::Manifold;
+use crate::collision::Aabb;
+use crate::dynamics::contact_solver::{ContactConstraint, SolverBody};
+use crate::dynamics::sleep::UnionFind;
+use crate::dynamics::{Body, BodyDef, BodyKind, DragJoint};
+use crate::math::{is_finite_vec, Iso, Vec2};
+use crate::shape::ShapeError;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Why a body could not be added or changed.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum BodyError {
+    /// The shape is invalid.
+    #[error("invalid shape: {0}")]
+    Shape(#[from] ShapeError),
+    /// A number is NaN, infinite or out of range.
+    #[error("{field} must be {expected}, got {value}")]
+    BadValue {
+        /// Which field.
+        field: &'static str,
+        /// What was expected.
+        expected: &'static str,
+        /// The value given.
+        value: f32,
+    },
+    /// The handle does not name a live body.
+    #[error("no body {0}")]
+    NoSuchBody(BodyId),
+}
+
+/// Largest coordinate accepted for a body position (m).
+pub const MAX_POSITION: f32 = 1.0e6;
+
+/// Something the world reports after a step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum WorldEvent {
+    /// A body's state became non-finite or absurd; it was frozen at its last good
+    /// pose and removed from collision. The rest of the world goes on.
+    BodyFrozen {
+        /// The body.
+        body: BodyId,
+        /// Step index at which it failed.
+        step: u64,
+        /// What was wrong.
+        reason: String,
+    },
+}
+
+/// Wall-clock time of each stage of the last step (ms). For display only:
+/// timings never feed back into the simulation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StepTimings {
+    /// Updating bounding boxes and the broadphase's fat boxes.
+    pub update_aabbs: f64,
+    /// Sweep-and-prune pair update and contact-list sync.
+    pub broadphase: f64,
+    /// GJK/EPA and manifold building.
+    pub narrowphase: f64,
+    /// Velocity solve, integration and positional resolution.
+    pub solver: f64,
+    /// Islands and sleep.
+    pub sleep: f64,
+    /// The whole step.
+    pub total: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Slot {
+    pub generation: u32,
+    pub body: Option<Body>,
+}
+
+/// A potentially touching pair and its cached manifold.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Contact {
+    pub a: u32,
+    pub b: u32,
+    pub manifold: Manifold,
+    pub cache: SimplexCache,
+    pub friction: f32,
+    pub restitution: f32,
+}
+
+/// A contact as shown to users: the two bodies and their manifold.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactView<'w> {
+    /// Body A (the normal points from A to B).
+    pub body_a: BodyId,
+    /// Body B.
+    pub body_b: BodyId,
+    /// Normal, points, separations and impulses.
+    pub manifold: &'w Manifold,
+}
+
+/// Reusable per-step buffers (not part of the state).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    pub solver_bodies: Vec<SolverBody>,
+    pub constraints: Vec<ContactConstraint>,
+    pub contacts: Vec<Contact>,
+    pub wake: Vec<u32>,
+    pub islands: UnionFind,
+    pub island_rest: Vec<f32>,
+    pub pick: Vec<u32>,
+}
+
+/// The physics world. Add bodies with [`World::add_body`], advance with
+/// [`World::step`]. The whole state serializes with serde: a restored world
+/// continues bit-identically.
+///
+/// ```
+/// use minkowski::{BodyDef, BodyKind, Shape, Vec2, World, WorldSettings};
+/// let mut world = World::new(WorldSettings::default());
+/// world.add_body(BodyDef::new(Shape::rect(10.0, 0.5), Vec2::new(0.0, -0.5)).kind(BodyKind::Static)).unwrap();
+/// let ball = world.add_body(BodyDef::new(Shape::circle(0.5), Vec2::new(0.0, 3.0))).unwrap();
+/// for _ in 0..120 {
+///     world.step();
+/// }
+/// let y = world.body(ball).unwrap().position().y;
+/// assert!((y - 0.5).abs() < 0.01);
+/// ```
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct World {
+    pub(crate) settings: WorldSettings,
+    pub(crate) slots: Vec<Slot>,
+    pub(crate) free: Vec<u32>,
+    pub(crate) broadphase: SweepAndPrune,
+    pub(crate) contacts: Vec<Contact>,
+    pub(crate) drag: Option<DragJoint>,
+    pub(crate) step_index: u64,
+    pub(crate) next_island: u32,
+    #[serde(skip)]
+    pub(crate) events: Vec<WorldEvent>,
+    #[serde(skip)]
+    pub(crate) timings: StepTimings,
+    #[serde(skip)]
+    pub(crate) scratch: Scratch,
+}
+
+fn check(
+    field: &'static str,
+    value: f32,
+    lo: f32,
+    hi: f32,
+    expected: &'static str,
+) -> Result<(), BodyError> {
+    if value.is_finite() && value >= lo && value <= hi {
+        Ok(())
+    } else {
+        Err(BodyError::BadValue {
+            field,
+            expected,
+            value,
+        })
+    }
+}
+
+/// Validates a body definition at the boundary: every number finite and sane.
+pub fn validate_body_def(def: &BodyDef) -> Result<(), BodyError> {
+    def.shape.validate()?;
+    let pos = "finite and within ±1e6 m";
+    check(
+        "position.x",
+        def.position.x,
+        -MAX_POSITION,
+        MAX_POSITION,
+        pos,
+    )?;
+    check(
+        "position.y",
+        def.position.y,
+        -MAX_POSITION,
+        MAX_POSITION,
+        pos,
+    )?;
+    check("angle", def.angle, -1.0e4, 1.0e4, "finite (rad)")?;
+    let speed = "finite and within ±1e4 m/s";
+    check("velocity.x", def.linear_velocity.x, -1.0e4, 1.0e4, speed)?;
+    check("velocity.y", def.linear_velocity.y, -1.0e4, 1.0e4, speed)?;
+    check(
+        "angular_velocity",
+        def.angular_velocity,
+        -1.0e4,
+        1.0e4,
+        "finite and within ±1e4 rad/s",
+    )?;
+    check(
+        "density",
+        def.material.density,
+        f32::MIN_POSITIVE,
+        1.0e6,
+        "> 0 and at most 1e6 kg/m²",
+    )?;
+    check(
+        "friction",
+        def.material.friction,
+        0.0,
+        100.0,
+        "between 0 and 100",
+    )?;
+    check(
+        "restitution",
+        def.material.restitution,
+        0.0,
+        1.0,
+        "between 0 and 1",
+    )?;
+    check(
+        "linear_damping",
+        def.linear_damping,
+        0.0,
+        1.0e3,
+        "between 0 and 1000 (1/s)",
+    )?;
+    check(
+        "angular_damping",
+        def.angular_damping,
+        0.0,
+        1.0e3,
+        "between 0 and 1000 (1/s)",
+    )?;
+    check(
+        "gravity_scale",
+        def.gravity_scale,
+        -100.0,
+        100.0,
+        "finite, within ±100",
+    )?;
+    Ok(())
+}
+
+impl World {
+    /// An empty world.
+    pub fn new(settings: WorldSettings) -> World {
+        World {
+            broadphase: SweepAndPrune::new(SapConfig {
+                margin: settings.aabb_margin,
+                ..SapConfig::default()
+            }),
+            settings,
+            slots: Vec::new(),
+            free: Vec::new(),
+            contacts: Vec::new(),
+            drag: None,
+            step_index: 0,
+            next_island: 0,
+            events: Vec::new(),
+            timings: StepTimings::default(),
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &WorldSettings {
+        &self.settings
+    }
+
+    /// Changes gravity and wakes every body.
+    pub fn set_gravity(&mut self, g: Vec2) {
+        if is_finite_vec(g) {
+            self.settings.gravity = g;
+            self.wake_all();
+        }
+    }
+
+    /// Turns sleeping on or off (off wakes everything).
+    pub fn set_sleep_enabled(&mut self, on: bool) {
+        self.settings.sleep = on;
+        if !on {
+            self.wake_all();
+        }
+    }
+
+    /// Adds a body. Fails, without changing the world, when the definition holds
+    /// a bad shape or a non-finite or absurd number.
+    pub fn add_body(&mut self, def: BodyDef) -> Result<BodyId, BodyError> {
+        validate_body_def(&def)?;
+        let body = Body::from_def(&def);
+        let index = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                self.slots.push(Slot {
+                    generation: 0,
+                    body: None,
+                });
+                (self.slots.len() - 1) as u32
+            }
+        };
+        let slot = &mut self.slots[index as usize];
+        self.broadphase
+            .insert(index, body.aabb, body.kind == BodyKind::Static);
+        slot.body = Some(body);
+        Ok(BodyId {
+            index,
+            generation: slot.generation,
+        })
+    }
+
+    /// Removes a body; bodies resting on it wake up. Returns `false` for a stale id.
+    pub fn remove_body(&mut self, id: BodyId) -> bool {
+        if self.body(id).is_none() {
+            return false;
+        }
+        let index = id.index;
+        self.wake_touching(index);
+        self.broadphase.remove(index);
+        self.contacts.retain(|c| c.a != index && c.b != index);
+        let slot = &mut self.slots[index as usize];
+        slot.body = None;
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(index);
+        if self.drag.is_some_and(|d| d.body == id) {
+            self.drag = None;
+        }
+        true
+    }
+
+    /// The body behind a handle, if it is still alive.
+    pub fn body(&self, id: BodyId) -> Option<&Body> {
+        self.slots
+            .get(id.index as usize)
+            .filter(|s| s.generation == id.generation)
+            .and_then(|s| s.body.as_ref())
+    }
+
+    pub(crate) fn body_mut(&mut self, id: BodyId) -> Option<&mut Body> {
+        self.slots
+            .get_mut(id.index as usize)
+            .filter(|s| s.generation == id.generation)
+            .and_then(|s| s.body.as_mut())
+    }
+
+    pub(crate) fn id_of(&self, index: u32) -> BodyId {
+        BodyId {
+            index,
+            generation: self.slots[index as usize].generation,
+        }
+    }
+
+    /// Every live body with its handle, in id (slot) order.
+    pub fn bodies(&self) -> impl Iterator<Item = (BodyId, &Body)> + '_ {
+        self.slots.iter().enumerate().filter_map(|(i, s)| {
+            s.body.as_ref().map(|b| {
+                (
+                    BodyId {
+                        index: i as u32,
+                        generation: s.generation,
+                    },
+                    b,
+                )
+            })
+        })
+    }
+
+    /// Number of live bodies.
+    pub fn body_count(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+
+    /// Number of awake (non-static, non-sleeping) bodies.
+    pub fn awake_count(&self) -> usize {
+        self.bodies().filter(|(_, b)| b.awake).count()
+    }
+
+    /// Sets a body's pose (origin position and angle). Wakes it and what it touches.
+    pub fn set_transform(
+        &mut self,
+        id: BodyId,
+        position: Vec2,
+        angle: f32,
+    ) -> Result<(), BodyError> {
+        check(
+            "position.x",
+            position.x,
+            -MAX_POSITION,
+            MAX_POSITION,
+            "finite and within ±1e6 m",
+        )?;
+        check(
+            "position.y",
+            position.y,
+            -MAX_POSITION,
+            MAX_POSITION,
+            "finite and within ±1e6 m",
+        )?;
+        check("angle", angle, -1.0e4, 1.0e4, "finite (rad)")?;
+        let b = self.body_mut(id).ok_or(BodyError::NoSuchBody(id))?;
+        b.xf = Iso::new(position, angle);
+        b.center = b.xf.apply(b.local_center);
+        b.aabb = b.shape.aabb(&b.xf);
+        let aabb = b.aabb;
+        self.broadphase.update(id.index, aabb, Vec2::ZERO);
+        self.wake_touching(id.index);
+        self.wake(id.index);
+        Ok(())
+    }
+
+    /// Sets a body's linear (centre of mass) and angular velocity, and wakes it.
+    pub fn set_velocity(
+        &mut self,
+        id: BodyId,
+        linear: Vec2,
+        angular: f32,
+    ) -> Result<(), BodyError> {
+        check(
+            "velocity.x",
+            linear.x,
+            -1.0e4,
+            1.0e4,
+            "finite and within ±1e4 m/s",
+        )?;
+        check(
+            "velocity.y",
+            linear.y,
+            -1.0e4,
+            1.0e4,
+            "finite and within ±1e4 m/s",
+        )?;
+        check(
+            "angular_velocity",
+            angular,
+            -1.0e4,
+            1.0e4,
+            "finite and within ±1e4 rad/s",
+        )?;
+        let b = self.body_mut(id).ok_or(BodyError::NoSuchBody(id))?;
+        if b.kind == BodyKind::Static {
+            return Ok(());
+        }
+        b.v = linear;
+        b.w = angular;
+        self.wake(id.index);
+        Ok(())
+    }
+
+    /// Applies an impulse (N·s) at a world point, and wakes the body.
+    pub fn apply_impulse(
+        &mut self,
+        id: BodyId,
+        impulse: Vec2,
+        point: Vec2,
+    ) -> Result<(), BodyError> {
+        check("impulse.x", impulse.x, -1.0e9, 1.0e9, "finite")?;
+        check("impulse.y", impulse.y, -1.0e9, 1.0e9, "finite")?;
+        let b = self.body_mut(id).ok_or(BodyError::NoSuchBody(id))?;
+        if b.kind != BodyKind::Dynamic {
+            return Ok(());
+        }
+        b.v += b.inv_mass * impulse;
+        b.w += b.inv_inertia * crate::math::cross(point - b.center, impulse);
+        self.wake(id.index);
+        Ok(())
+    }
+
+    /// The topmost (highest id) body containing the world point, if any.
+    pub fn body_at(&mut self, point: Vec2) -> Option<BodyId> {
+        let mut hits = std::mem::take(&mut self.scratch.pick);
+        hits.clear();
+        self.broadphase.query(&Aabb::new(point, point), &mut hits);
+        hits.sort_unstable();
+        let found = hits.iter().rev().copied().find(|&i| {
+            self.slots[i as usize]
+                .body
+                .as_ref()
+                .is_some_and(|b| b.shape.contains_point(&b.xf, point))
+        });
+        self.scratch.pick = hits;
+        found.map(|i| self.id_of(i))
+    }
+
+    /// Starts dragging `body` by the world point `at` (which should lie on it).
+    /// The pull is capped at 1000 × the body's weight.
+    pub fn drag_start(&mut self, body: BodyId, at: Vec2) -> Result<(), BodyError> {
+        check("drag.x", at.x, -MAX_POSITION, MAX_POSITION, "finite")?;
+        check("drag.y", at.y, -MAX_POSITION, MAX_POSITION, "finite")?;
+        let g = self.settings.gravity.length().max(1.0);
+        let b = self.body(body).ok_or(BodyError::NoSuchBody(body))?;
+        if b.kind != BodyKind::Dynamic {
+            return Ok(());
+        }
+        self.drag = Some(DragJoint {
+            body,
+            local_anchor: b.xf.apply_inv(at),
+            target: at,
+            hertz: 5.0,
+            damping_ratio: 0.7,
+            max_force: 1000.0 * b.mass * g,
+            impulse: Vec2::ZERO,
+        });
+        self.wake(body.index);
+        Ok(())
+    }
+
+    /// Moves the drag target (world, m).
+    pub fn drag_move(&mut self, target: Vec2) {
+        if !is_finite_vec(target) {
+            return;
+        }
+        if let Some(d) = self.drag.as_mut() {
+            d.target = target;
+            let i = d.body.index;
+            self.wake(i);
+        }
+    }
+
+    /// Releases the drag.
+    pub fn drag_end(&mut self) {
+        self.drag = None;
+    }
+
+    /// The active drag, if any.
+    pub fn drag(&self) -> Option<&DragJoint> {
+        self.drag.as_ref()
+    }
+
+    /// Contacts with at least one point, in (body A, body B) order.
+    pub fn contacts(&self) -> impl Iterator<Item = ContactView<'_>> + '_ {
+        self.contacts
+            .iter()
+            .filter(|c| c.manifold.count > 0)
+            .map(|c| ContactView {
+                body_a: self.id_of(c.a),
+                body_b: self.id_of(c.b),
+                manifold: &c.manifold,
+            })
+    }
+
+    /// Number of contact points.
+    pub fn contact_point_count(&self) -> usize {
+        self.contacts.iter().map(|c| c.manifold.count).sum()
+    }
+
+    /// Broadphase pairs (fat boxes overlapping), in sorted order.
+    pub fn pairs(&self) -> impl Iterator<Item = (BodyId, BodyId)> + '_ {
+        self.broadphase
+            .pairs()
+            .iter()
+            .map(|&(a, b)| (self.id_of(a), self.id_of(b)))
+    }
+
+    /// Number of broadphase pairs.
+    pub fn pair_count(&self) -> usize {
+        self.broadphase.pairs().len()
+    }
+
+    /// The broadphase's fat box of a body.
+    pub fn fat_aabb(&self, id: BodyId) -> Option<Aabb> {
+        self.body(id)?;
+        self.broadphase.fat_aabb(id.index)
+    }
+
+    /// Stage timings of the last step.
+    pub fn timings(&self) -> &StepTimings {
+        &self.timings
+    }
+
+    /// Number of steps taken.
+    pub fn step_index(&self) -> u64 {
+        self.step_index
+    }
+
+    /// Events raised since the last call (frozen bodies).
+    pub fn take_events(&mut self) -> Vec<WorldEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Total linear momentum of the dynamic bodies (kg·m/s).
+    pub fn linear_momentum(&self) -> Vec2 {
+        self.bodies().map(|(_, b)| b.linear_momentum()).sum()
+    }
+
+    /// Total angular momentum about the origin (kg·m²/s).
+    pub fn angular_momentum(&self) -> f32 {
+        self.bodies().map(|(_, b)| b.angular_momentum()).sum()
+    }
+
+    /// Total kinetic energy (J).
+    pub fn kinetic_energy(&self) -> f32 {
+        self.bodies().map(|(_, b)| b.kinetic_energy()).sum()
+    }
+
+    /// Stable 64-bit FNV-1a hash of the state: for each live body in id order,
+    /// the bits of its slot index, position (x, y), rotation (cos, sin), linear
+    /// velocity (x, y) and angular velocity, little-endian.
+    pub fn state_hash(&self) -> u64 {
+        const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+        const PRIME: u64 = 0x0000_0100_0000_01b3;
+        let mut h = OFFSET;
+        let mut eat = |bytes: [u8; 4]| {
+            for byte in bytes {
+                h ^= byte as u64;
+                h = h.wrapping_mul(PRIME);
+            }
+        };
+        for (id, b) in self.bodies() {
+            eat(id.index.to_le_bytes());
+            for x in [
+                b.xf.translation.x,
+                b.xf.translation.y,
+                b.xf.rot.cos,
+                b.xf.rot.sin,
+                b.v.x,
+                b.v.y,
+                b.w,
+            ] {
+                eat(x.to_bits().to_le_bytes());
+            }
+        }
+        h
+    }
+
+    pub(crate) fn wake(&mut self, index: u32) {
+        let island = match self.slots[index as usize].body.as_ref() {
+            Some(b) if !b.awake && b.kind != BodyKind::Static && !b.frozen => b.sleep_island,
+            Some(b) if b.awake => {
+                if let Some(b) = self.slots[index as usize].body.as_mut() {
+                    b.sleep_time = 0.0;
+                }
+                return;
+            }
+            _ => return,
+        };
+        self.wake_islands(&[island]);
+    }
+
+    /// Wakes every sleeping body of the given islands (one pass over the bodies).
+    pub(crate) fn wake_islands(&mut self, islands: &[u32]) {
+        for s in &mut self.slots {
+            if let Some(b) = s.body.as_mut() {
+                if !b.awake
+                    && b.kind != BodyKind::Static
+                    && !b.frozen
+                    && islands.contains(&b.sleep_island)
+                {
+                    b.awake = true;
+                    b.sleep_time = 0.0;
+                }
+            }
+        }
+    }
+
+    fn wake_touching(&mut self, index: u32) {
+        let mut islands = Vec::new();
+        for c in &self.contacts {
+            let other = if c.a == index {
+                c.b
+            } else if c.b == index {
+                c.a
+            } else {
+                continue;
+            };
+            if let Some(b) = self.slots[other as usize].body.as_ref() {
+                if !b.awake && b.kind == BodyKind::Dynamic {
+                    islands.push(b.sleep_island);
+                }
+            }
+        }
+        if !islands.is_empty() {
+            islands.sort_unstable();
+            islands.dedup();
+            self.wake_islands(&islands);
+        }
+    }
+
+    fn wake_all(&mut self) {
+        for s in &mut self.slots {
+            if let Some(b) = s.body.as_mut() {
+                if b.kind != BodyKind::Static && !b.frozen {
+                    b.awake = true;
+                    b.sleep_time = 0.0;
+                }
+            }
+        }
+    }
+}
