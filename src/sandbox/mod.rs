@@ -1,26 +1,124 @@
 //! The interactive sandbox (macroquad). Used only by `main.rs`; nothing in the
-//! library imports macroquad. PLACEHOLDER until the sandbox branch lands.
+//! library imports macroquad.
+//!
+//! One concept per file: [`app`] owns the state and the frame loop, [`camera`]
+//! maps metres to pixels, [`draw`] paints bodies, [`tools`] and [`actions`]
+//! turn the mouse into world changes, [`overlays`], [`hud`], [`help`] and
+//! [`inspector`] explain what the engine does, [`rewind`], [`hot_reload`],
+//! [`record`] and [`screenshot`] handle time and files, [`scenes`] loads worlds.
 
+mod actions;
+mod app;
+mod camera;
+mod draw;
+mod help;
+mod hot_reload;
+mod hud;
+mod inspector;
+mod overlays;
+mod record;
+mod rewind;
+mod scenes;
+mod screenshot;
+mod theme;
+mod tools;
+
+use std::cell::RefCell;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 /// Command-line options of `minkowski play` (and of plain `minkowski`).
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct PlayArgs {
-    /// Scene file to open (default: scenes/default.ron).
+    /// Scene file to open (default: scenes/default.ron, or the built-in scene).
     pub scene: Option<PathBuf>,
     /// Render this many frames, then exit (with a fixed number of steps per frame).
     #[arg(long)]
     pub frames: Option<u32>,
     /// Write a PNG of the last frame here (needs --frames).
-    #[arg(long)]
+    #[arg(long, requires = "frames")]
     pub screenshot: Option<PathBuf>,
     /// Show a recorded replay instead of a scene.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "scene")]
     pub replay: Option<PathBuf>,
+    /// Simulation steps per frame in --frames mode (default 1).
+    #[arg(long, value_name = "N")]
+    pub steps_per_frame: Option<u32>,
+    /// Overlays to turn on: aabbs, pairs, contacts, velocities, com, sleep, all
+    /// (comma-separated or repeated).
+    #[arg(long, value_name = "LIST")]
+    pub overlay: Vec<String>,
+    /// Open the GJK/EPA inspector on two bodies, by slot index: `--inspect 3,17`.
+    #[arg(long, value_name = "A,B")]
+    pub inspect: Option<String>,
+    /// Inspector iteration to show (0-based; default: the last).
+    #[arg(long, value_name = "K", requires = "inspect")]
+    pub inspect_step: Option<usize>,
+    /// Window size in pixels (default 1280x720).
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<String>,
+    /// Start paused.
+    #[arg(long)]
+    pub paused: bool,
+    /// Show the help overlay at start-up.
+    #[arg(long)]
+    pub show_help: bool,
+    /// Hide the HUD and toolbar.
+    #[arg(long)]
+    pub no_hud: bool,
+    /// Seed of the random polygon spawner.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+}
+
+/// Parses `WxH`.
+fn parse_size(s: &str) -> Result<(i32, i32), String> {
+    let bad = || format!("--size {s:?}: expected WIDTHxHEIGHT, e.g. 1280x720");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: i32 = w.trim().parse().map_err(|_| bad())?;
+    let h: i32 = h.trim().parse().map_err(|_| bad())?;
+    if !(160..=8192).contains(&w) || !(120..=8192).contains(&h) {
+        return Err(format!("--size {s:?}: each side must be 160..8192 px"));
+    }
+    Ok((w, h))
 }
 
 /// Opens the sandbox window. Returns an error message for the CLI to print.
 pub fn run(args: PlayArgs) -> Result<(), String> {
-    let _ = args;
-    Err("the sandbox is not built yet".into())
+    let (w, h) = match &args.size {
+        Some(s) => parse_size(s)?,
+        None => (1280, 720),
+    };
+    // Everything that can fail on bad input fails here, before a window opens.
+    let app = app::App::new(args)?;
+    let capture = app.is_capture();
+    let conf = macroquad::miniquad::conf::Conf {
+        window_title: "Minkowski sandbox".to_string(),
+        window_width: w,
+        window_height: h,
+        high_dpi: false,
+        window_resizable: !capture,
+        sample_count: 1,
+        ..Default::default()
+    };
+    let result: Rc<RefCell<Result<(), String>>> = Rc::new(RefCell::new(Ok(())));
+    let out = Rc::clone(&result);
+    macroquad::Window::from_config(conf, async move {
+        let r = app.run().await;
+        *out.borrow_mut() = r;
+    });
+    let r = result.borrow().clone();
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("640x360"), Ok((640, 360)));
+        assert!(parse_size("640").is_err());
+        assert!(parse_size("10x10").is_err());
+    }
 }

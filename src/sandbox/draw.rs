@@ -1,0 +1,171 @@
+//! Drawing the world: a metre grid, and every body filled and outlined in the
+//! colour of its state, with a rotation mark from its origin to its local +x side.
+
+use super::camera::Camera;
+use super::theme::{self, shade, with_alpha};
+use macroquad::prelude::*;
+use minkowski::{Body, BodyId, BodyKind, Iso, Shape, World};
+
+/// The outline of a shape placed at `xf`, as world points in counter-clockwise
+/// order. Curved parts are tessellated finely enough for `px_per_m` pixels per metre.
+pub fn outline(shape: &Shape, xf: &Iso, px_per_m: f32) -> Vec<Vec2> {
+    // Segments for a full turn of a curve of radius r: about one per 4 px.
+    let segs = |r: f32| ((std::f32::consts::TAU * r * px_per_m / 4.0) as usize).clamp(12, 96);
+    match shape {
+        Shape::Circle { radius } => {
+            let n = segs(*radius);
+            (0..n)
+                .map(|i| {
+                    let a = i as f32 / n as f32 * std::f32::consts::TAU;
+                    xf.apply(Vec2::new(a.cos(), a.sin()) * *radius)
+                })
+                .collect()
+        }
+        Shape::Capsule {
+            half_height,
+            radius,
+        } => {
+            let n = segs(*radius) / 2 + 1;
+            let mut pts = Vec::with_capacity(2 * n);
+            // Top cap (centre (0, h)) from angle 0 to π, then bottom cap from π to 2π.
+            for (cy, a0) in [(*half_height, 0.0f32), (-half_height, std::f32::consts::PI)] {
+                for i in 0..n {
+                    let a = a0 + i as f32 / (n - 1) as f32 * std::f32::consts::PI;
+                    pts.push(xf.apply(Vec2::new(a.cos() * radius, cy + a.sin() * radius)));
+                }
+            }
+            pts
+        }
+        Shape::Polygon(p) => p.vertices().iter().map(|v| xf.apply(*v)).collect(),
+        Shape::Ellipse { rx, ry } => {
+            let n = segs(rx.max(*ry));
+            (0..n)
+                .map(|i| {
+                    let a = i as f32 / n as f32 * std::f32::consts::TAU;
+                    xf.apply(Vec2::new(a.cos() * rx, a.sin() * ry))
+                })
+                .collect()
+        }
+    }
+}
+
+/// Fills a convex polygon given in screen pixels (a triangle fan).
+pub fn fill_convex(pts: &[Vec2], color: Color) {
+    if pts.len() < 3 {
+        return;
+    }
+    for i in 1..pts.len() - 1 {
+        draw_triangle(pts[0], pts[i], pts[i + 1], color);
+    }
+}
+
+/// Strokes a closed polyline given in screen pixels.
+pub fn stroke_closed(pts: &[Vec2], thickness: f32, color: Color) {
+    for i in 0..pts.len() {
+        let a = pts[i];
+        let b = pts[(i + 1) % pts.len()];
+        draw_line(a.x, a.y, b.x, b.y, thickness, color);
+    }
+}
+
+/// The state colour of a body.
+pub fn body_color(body: &Body) -> Color {
+    if body.is_frozen() {
+        return theme::FROZEN;
+    }
+    match body.kind() {
+        BodyKind::Static => theme::STATIC,
+        BodyKind::Kinematic => theme::KINEMATIC,
+        BodyKind::Dynamic if body.is_awake() => theme::AWAKE,
+        BodyKind::Dynamic => theme::ASLEEP,
+    }
+}
+
+/// Draws the metre grid and the world axes behind everything.
+pub fn grid(cam: &Camera) {
+    let view = cam.view();
+    // Pick a grid step that keeps lines at least ~24 px apart.
+    let mut step = 1.0f32;
+    while step * cam.scale < 24.0 {
+        step *= 5.0;
+    }
+    while step * cam.scale > 120.0 && step > 0.2 {
+        step /= 5.0;
+    }
+    let x0 = (view.min.x / step).floor() as i64;
+    let x1 = (view.max.x / step).ceil() as i64;
+    let y0 = (view.min.y / step).floor() as i64;
+    let y1 = (view.max.y / step).ceil() as i64;
+    if (x1 - x0) > 400 || (y1 - y0) > 400 {
+        return;
+    }
+    for i in x0..=x1 {
+        let x = cam.to_screen(Vec2::new(i as f32 * step, 0.0)).x;
+        let c = if i == 0 { theme::AXIS } else { theme::GRID };
+        draw_line(x, 0.0, x, cam.screen.y, 1.0, c);
+    }
+    for j in y0..=y1 {
+        let y = cam.to_screen(Vec2::new(0.0, j as f32 * step)).y;
+        let c = if j == 0 { theme::AXIS } else { theme::GRID };
+        draw_line(0.0, y, cam.screen.x, y, 1.0, c);
+    }
+}
+
+/// Draws one body: fill, outline and rotation mark.
+pub fn body(cam: &Camera, body: &Body, selected: bool) {
+    let xf = body.transform();
+    let pts: Vec<Vec2> = outline(body.shape(), &xf, cam.scale)
+        .into_iter()
+        .map(|p| cam.to_screen(p))
+        .collect();
+    let base = body_color(body);
+    let fill = with_alpha(shade(base, -0.35), 0.85);
+    let edge = if selected { theme::SELECTED } else { shade(base, 0.25) };
+    // Fan from the centroid of the outline (convex shapes: always inside).
+    let c = pts.iter().copied().sum::<Vec2>() / pts.len().max(1) as f32;
+    for i in 0..pts.len() {
+        draw_triangle(c, pts[i], pts[(i + 1) % pts.len()], fill);
+    }
+    let thickness = if selected { 3.0 } else { 1.5 };
+    stroke_closed(&pts, thickness, edge);
+    // Rotation mark: from the centre of mass to the boundary along local +x.
+    let lc = xf.apply_inv(body.center_of_mass());
+    let reach = match body.shape() {
+        Shape::Circle { radius } | Shape::Capsule { radius, .. } => *radius,
+        Shape::Ellipse { rx, .. } => *rx,
+        Shape::Polygon(p) => {
+            // Where the ray lc + t·x leaves the polygon: the smallest exit over the faces.
+            let mut t = f32::INFINITY;
+            for (v, n) in p.vertices().iter().zip(p.normals()) {
+                if n.x > 1e-6 {
+                    t = t.min(n.dot(*v - lc) / n.x);
+                }
+            }
+            if t.is_finite() {
+                t.max(0.0)
+            } else {
+                0.0
+            }
+        }
+    };
+    let origin = body.center_of_mass();
+    // Long bodies (grounds, walls) get a short mark rather than a line across.
+    let tip = lc + Vec2::new((reach * 0.92).min(1.0), 0.0);
+    let a = cam.to_screen(origin);
+    let b = cam.to_screen(xf.apply(tip));
+    draw_line(a.x, a.y, b.x, b.y, 1.5, with_alpha(edge, 0.9));
+    draw_circle(a.x, a.y, 2.0, with_alpha(edge, 0.9));
+}
+
+/// Draws every body, static ones first so moving bodies sit on top.
+pub fn world(cam: &Camera, world: &World, selected: &[BodyId]) {
+    let view = cam.view();
+    for pass in [true, false] {
+        for (id, b) in world.bodies() {
+            if (b.kind() == BodyKind::Static) != pass || !b.aabb().overlaps(&view) {
+                continue;
+            }
+            body(cam, b, selected.contains(&id));
+        }
+    }
+}
