@@ -73,6 +73,15 @@ pub(crate) struct ContactConstraint {
     restitution: f32,
     points: [ConstraintPoint; 2],
     count: usize,
+    /// Rolling resistance: torque cap per unit normal impulse (m), and the
+    /// relative angular effective mass and accumulated angular impulse.
+    rolling_arm: f32,
+    angular_mass: f32,
+    rolling_impulse: f32,
+    /// Effective-mass matrix of a two-point manifold: (k11, k12, k22).
+    k: [f32; 3],
+    /// The matrix is well conditioned enough for the block solver.
+    block_ok: bool,
     /// Index of the contact it came from, to store impulses back.
     pub contact: u32,
 }
@@ -100,6 +109,8 @@ impl ContactConstraint {
         m: &Manifold,
         friction: f32,
         restitution: f32,
+        gravity: Vec2,
+        rolling_resistance: f32,
     ) -> ContactConstraint {
         let n = m.normal;
         let t = Vec2::new(n.y, -n.x);
@@ -116,6 +127,22 @@ impl ContactConstraint {
             let kt =
                 sa.inv_mass + sb.inv_mass + sa.inv_inertia * rta * rta + sb.inv_inertia * rtb * rtb;
             let dv = sb.v + cross_sv(sb.w, rb) - sa.v - cross_sv(sa.w, ra);
+            // Approach speed for restitution. A speculative contact (gap s > 0)
+            // is met part-way through the step; extrapolate the approach across
+            // the gap under the pair's relative gravity (v² = v₀² - 2·a·s), or a
+            // falling body would bounce with the speed it had a few cm earlier.
+            let mut approach = dv.dot(n);
+            let gravity_of = |b: &Body| {
+                if b.kind == super::BodyKind::Dynamic {
+                    b.gravity_scale
+                } else {
+                    0.0
+                }
+            };
+            let a_n = gravity.dot(n) * (gravity_of(body_b) - gravity_of(body_a));
+            if approach < 0.0 && mp.separation > 0.0 && a_n < 0.0 {
+                approach = -libm::sqrtf(approach * approach - 2.0 * a_n * mp.separation);
+            }
             *cp = ConstraintPoint {
                 ra,
                 rb,
@@ -125,10 +152,41 @@ impl ContactConstraint {
                 normal_impulse: mp.normal_impulse,
                 tangent_impulse: mp.tangent_impulse,
                 max_normal_impulse: 0.0,
-                approach: dv.dot(n),
+                approach,
             };
         }
+        let (mut k, mut block_ok) = ([0.0; 3], false);
+        if m.count == 2 {
+            let (p1, p2) = (&points[0], &points[1]);
+            let (rn1a, rn1b) = (cross(p1.ra, n), cross(p1.rb, n));
+            let (rn2a, rn2b) = (cross(p2.ra, n), cross(p2.rb, n));
+            let im = sa.inv_mass + sb.inv_mass;
+            let k11 = im + sa.inv_inertia * rn1a * rn1a + sb.inv_inertia * rn1b * rn1b;
+            let k22 = im + sa.inv_inertia * rn2a * rn2a + sb.inv_inertia * rn2b * rn2b;
+            let k12 = im + sa.inv_inertia * rn1a * rn2a + sb.inv_inertia * rn1b * rn2b;
+            // Condition-number guard (as Box2D): nearly coincident points make K
+            // singular; those fall back to sequential impulses.
+            const MAX_CONDITION: f32 = 1000.0;
+            k = [k11, k12, k22];
+            block_ok =
+                k11 > 0.0 && k22 > 0.0 && k11 * k11 < MAX_CONDITION * (k11 * k22 - k12 * k12);
+        }
+        let ii = sa.inv_inertia + sb.inv_inertia;
+        let rolling_arm = if m.count == 1 && ii > 0.0 {
+            rolling_resistance
+                * body_a
+                    .shape
+                    .bounding_radius()
+                    .min(body_b.shape.bounding_radius())
+        } else {
+            0.0
+        };
         ContactConstraint {
+            rolling_arm,
+            angular_mass: if ii > 0.0 { 1.0 / ii } else { 0.0 },
+            rolling_impulse: 0.0,
+            k,
+            block_ok,
             a,
             b,
             normal: n,
@@ -209,7 +267,23 @@ pub(crate) fn solve_velocities(
         let n = c.normal;
         let t = Vec2::new(n.y, -n.x);
         let count = c.count;
-        // Friction first: non-penetration matters more, so it has the last word.
+        if count == 2 && c.block_ok {
+            solve_normal_block(c, &mut ba, &mut bb, inv_h);
+        } else {
+            for p in &mut c.points[..count] {
+                let (s, _, _) = current_separation(p, n, &ba, &bb);
+                // Speculative: a gap may be closed this substep, but no faster.
+                let bias = if s > 0.0 { s * inv_h } else { 0.0 };
+                let dv = bb.v + cross_sv(bb.w, p.rb) - ba.v - cross_sv(ba.w, p.ra);
+                let vn = dv.dot(n);
+                let new = (p.normal_impulse - p.normal_mass * (vn + bias)).max(0.0);
+                let delta = new - p.normal_impulse;
+                p.normal_impulse = new;
+                p.max_normal_impulse = p.max_normal_impulse.max(new);
+                apply(&mut ba, &mut bb, p.ra, p.rb, delta * n);
+            }
+        }
+        // Friction after the normal impulses, bounded by this iteration's load.
         for p in &mut c.points[..count] {
             let dv = bb.v + cross_sv(bb.w, p.rb) - ba.v - cross_sv(ba.w, p.ra);
             let vt = dv.dot(t);
@@ -223,24 +297,84 @@ pub(crate) fn solve_velocities(
             bb.v += bb.inv_mass * impulse;
             bb.w += bb.inv_inertia * cross(p.rb, impulse);
         }
-        for p in &mut c.points[..count] {
-            let (s, _, _) = current_separation(p, n, &ba, &bb);
-            // Speculative: a gap may be closed this substep, but no faster.
-            let bias = if s > 0.0 { s * inv_h } else { 0.0 };
-            let dv = bb.v + cross_sv(bb.w, p.rb) - ba.v - cross_sv(ba.w, p.ra);
-            let vn = dv.dot(n);
-            let new = (p.normal_impulse - p.normal_mass * (vn + bias)).max(0.0);
-            let delta = new - p.normal_impulse;
-            p.normal_impulse = new;
-            p.max_normal_impulse = p.max_normal_impulse.max(new);
-            let impulse = delta * n;
-            ba.v -= ba.inv_mass * impulse;
-            ba.w -= ba.inv_inertia * cross(p.ra, impulse);
-            bb.v += bb.inv_mass * impulse;
-            bb.w += bb.inv_inertia * cross(p.rb, impulse);
+        if c.rolling_arm > 0.0 {
+            let max = c.rolling_arm * c.points[0].normal_impulse;
+            let new = (c.rolling_impulse - c.angular_mass * (bb.w - ba.w)).clamp(-max, max);
+            let delta = new - c.rolling_impulse;
+            c.rolling_impulse = new;
+            ba.w -= ba.inv_inertia * delta;
+            bb.w += bb.inv_inertia * delta;
         }
         write_back(bodies, c.a, c.b, ba, bb);
     }
+}
+
+#[inline]
+fn apply(ba: &mut SolverBody, bb: &mut SolverBody, ra: Vec2, rb: Vec2, impulse: Vec2) {
+    ba.v -= ba.inv_mass * impulse;
+    ba.w -= ba.inv_inertia * cross(ra, impulse);
+    bb.v += bb.inv_mass * impulse;
+    bb.w += bb.inv_inertia * cross(rb, impulse);
+}
+
+/// Solves both normal impulses of a two-point manifold at once: the 2×2 mixed
+/// linear complementarity problem `vn = K·x + b, x ≥ 0, vn ≥ 0, x·vn = 0`, by
+/// enumerating its four cases (both active, only 1, only 2, none). Sequential
+/// impulses on the two points would load one corner first and tip the body;
+/// the block solve keeps stacks square (Box2D v2.4 `b2ContactSolver`).
+fn solve_normal_block(
+    c: &mut ContactConstraint,
+    ba: &mut SolverBody,
+    bb: &mut SolverBody,
+    inv_h: f32,
+) {
+    let n = c.normal;
+    let [p1, p2] = &mut c.points;
+    let (s1, _, _) = current_separation(p1, n, ba, bb);
+    let (s2, _, _) = current_separation(p2, n, ba, bb);
+    let bias1 = if s1 > 0.0 { s1 * inv_h } else { 0.0 };
+    let bias2 = if s2 > 0.0 { s2 * inv_h } else { 0.0 };
+    let vn1 = (bb.v + cross_sv(bb.w, p1.rb) - ba.v - cross_sv(ba.w, p1.ra)).dot(n) + bias1;
+    let vn2 = (bb.v + cross_sv(bb.w, p2.rb) - ba.v - cross_sv(ba.w, p2.ra)).dot(n) + bias2;
+    let (k11, k12, k22) = (c.k[0], c.k[1], c.k[2]);
+    let a = Vec2::new(p1.normal_impulse, p2.normal_impulse);
+    // b = vn - K·a, so that vn(x) = K·x + b.
+    let b = Vec2::new(vn1 - (k11 * a.x + k12 * a.y), vn2 - (k12 * a.x + k22 * a.y));
+    let det = k11 * k22 - k12 * k12;
+    let x = 'found: {
+        // Both points active: x = -K⁻¹ b.
+        let x = Vec2::new(
+            -(k22 * b.x - k12 * b.y) / det,
+            -(k11 * b.y - k12 * b.x) / det,
+        );
+        if x.x >= 0.0 && x.y >= 0.0 {
+            break 'found x;
+        }
+        // Only point 1 active.
+        let x1 = -b.x / k11;
+        if x1 >= 0.0 && k12 * x1 + b.y >= 0.0 {
+            break 'found Vec2::new(x1, 0.0);
+        }
+        // Only point 2 active.
+        let x2 = -b.y / k22;
+        if x2 >= 0.0 && k12 * x2 + b.x >= 0.0 {
+            break 'found Vec2::new(0.0, x2);
+        }
+        // Neither: both separating.
+        if b.x >= 0.0 && b.y >= 0.0 {
+            break 'found Vec2::ZERO;
+        }
+        // No case fits (rounding): keep the impulses.
+        a
+    };
+    let d = x - a;
+    p1.normal_impulse = x.x;
+    p2.normal_impulse = x.y;
+    p1.max_normal_impulse = p1.max_normal_impulse.max(x.x);
+    p2.max_normal_impulse = p2.max_normal_impulse.max(x.y);
+    let (ra1, rb1, ra2, rb2) = (p1.ra, p1.rb, p2.ra, p2.rb);
+    apply(ba, bb, ra1, rb1, d.x * n);
+    apply(ba, bb, ra2, rb2, d.y * n);
 }
 
 /// One NGS position pass: pushes penetrating points apart along the normal,

@@ -18,6 +18,13 @@ pub struct WorldSettings {
     /// Substeps per step: velocities and positions are integrated this many times
     /// per step, with one velocity iteration and one position projection each.
     pub substeps: u32,
+    /// Velocity iterations per substep.
+    pub velocity_iterations: u32,
+    /// Rolling resistance at single-point contacts (dimensionless): the contact
+    /// resists relative spin with a torque up to `rolling_resistance · N · r`,
+    /// r being the smaller body's bounding radius. Stops rocking ellipses and
+    /// rolling balls as real surfaces do; 0 turns it off.
+    pub rolling_resistance: f32,
     /// Whether resting islands fall asleep.
     pub sleep: bool,
     /// Base speculative distance (m): contacts are built this far before touching.
@@ -50,6 +57,8 @@ impl Default for WorldSettings {
             gravity: Vec2::new(0.0, -10.0),
             dt: 1.0 / 60.0,
             substeps: DEFAULT_SUBSTEPS,
+            velocity_iterations: 2,
+            rolling_resistance: 0.01,
             sleep: true,
             speculative_distance: 0.02,
             linear_slop: 0.0005,

@@ -213,6 +213,8 @@ impl World {
                 &c.manifold,
                 c.friction,
                 c.restitution,
+                s.gravity,
+                s.rolling_resistance,
             ));
         }
 
@@ -239,7 +241,9 @@ impl World {
             if let Some(d) = drag.as_mut() {
                 d.solve(&mut bodies[d.body as usize]);
             }
-            contact_solver::solve_velocities(&mut constraints, &mut bodies, &params);
+            for _ in 0..s.velocity_iterations.max(1) {
+                contact_solver::solve_velocities(&mut constraints, &mut bodies, &params);
+            }
             for b in bodies.iter_mut() {
                 b.dp += h * b.v;
                 b.dq = b.dq.integrate(h * b.w);

@@ -1,0 +1,449 @@
+//! Physical facts the solver must reproduce, with Box2D-style settings:
+//! dt = 1/60 s, gravity -10 m/s², friction 0.6, boxes of 1 m. Each test prints
+//! the figure it measured. Heavy scenes are skipped in debug builds (run
+//! `cargo test --release`, as CI does).
+
+use minkowski::{BodyDef, BodyId, BodyKind, Shape, Vec2, World, WorldSettings};
+use rand::{RngExt, SeedableRng};
+
+fn settings() -> WorldSettings {
+    WorldSettings::default()
+}
+
+fn ground(world: &mut World, half_width: f32) -> BodyId {
+    world
+        .add_body(
+            BodyDef::new(Shape::rect(half_width, 1.0), Vec2::new(0.0, -1.0)).kind(BodyKind::Static),
+        )
+        .unwrap()
+}
+
+/// Box2D's pyramid: row i has `base - i` boxes of half 0.5, touching exactly.
+fn pyramid(world: &mut World, base: usize) -> Vec<(BodyId, Vec2)> {
+    let mut out = Vec::new();
+    for i in 0..base {
+        let y = (2 * i + 1) as f32 * 0.5;
+        for j in i..base {
+            let x = (i + 1) as f32 * 0.5 + (j - i) as f32 - base as f32 * 0.5;
+            let p = Vec2::new(x, y);
+            let id = world
+                .add_body(BodyDef::new(Shape::rect(0.5, 0.5), p))
+                .unwrap();
+            out.push((id, p));
+        }
+    }
+    out
+}
+
+fn max_displacement(world: &World, start: &[(BodyId, Vec2)]) -> f32 {
+    start
+        .iter()
+        .map(|(id, p)| world.body(*id).unwrap().position().distance(*p))
+        .fold(0.0, f32::max)
+}
+
+#[test]
+fn pyramid_base_20_stands() {
+    let mut world = World::new(settings());
+    ground(&mut world, 40.0);
+    let boxes = pyramid(&mut world, 20);
+    for _ in 0..600 {
+        world.step();
+    }
+    let d = max_displacement(&world, &boxes);
+    println!("pyramid base 20: max displacement after 600 steps = {d:.5} m");
+    assert!(d < 0.02, "a box moved {d} m");
+}
+
+#[test]
+#[ignore = "open in issue 4: the solver reaches 0.63 m, not 0.1 m (run with --ignored to measure)"]
+fn large_pyramid_base_100_stands() {
+    let mut world = World::new(WorldSettings {
+        sleep: false,
+        ..settings()
+    });
+    ground(&mut world, 100.0);
+    let boxes = pyramid(&mut world, 100);
+    assert_eq!(boxes.len(), 5050);
+    for _ in 0..500 {
+        world.step();
+    }
+    let d = max_displacement(&world, &boxes);
+    println!("large pyramid base 100: max displacement after 500 steps = {d:.5} m");
+    assert!(d < 0.1, "a box moved {d} m");
+}
+
+#[test]
+fn stack_of_20_stays_upright() {
+    let mut world = World::new(settings());
+    ground(&mut world, 20.0);
+    let mut top = None;
+    for i in 0..20 {
+        top = Some(
+            world
+                .add_body(BodyDef::new(
+                    Shape::rect(0.5, 0.5),
+                    Vec2::new(0.0, 0.5 + i as f32),
+                ))
+                .unwrap(),
+        );
+    }
+    let top = top.unwrap();
+    let mut drift = 0.0f32;
+    for _ in 0..600 {
+        world.step();
+        drift = drift.max(world.body(top).unwrap().position().x.abs());
+    }
+    println!("stack of 20: top box max sideways drift over 10 s = {drift:.6} m");
+    assert!(drift < 0.01);
+}
+
+/// A 1 m box on a static ramp tilted by `deg`; returns distance travelled along
+/// the slope at each step.
+fn ramp_run(deg: f32, steps: usize) -> Vec<f32> {
+    let mut world = World::new(settings());
+    let theta = deg.to_radians();
+    let n = Vec2::new(-theta.sin(), theta.cos());
+    let t = Vec2::new(theta.cos(), theta.sin());
+    world
+        .add_body(
+            BodyDef::new(Shape::rect(20.0, 0.5), Vec2::ZERO)
+                .angle(theta)
+                .kind(BodyKind::Static),
+        )
+        .unwrap();
+    // Box resting on the ramp's surface (ramp half thickness 0.5 + box half 0.5).
+    let start = n * 1.0;
+    let b = world
+        .add_body(BodyDef::new(Shape::rect(0.5, 0.5), start).angle(theta))
+        .unwrap();
+    let mut s = Vec::with_capacity(steps);
+    for _ in 0..steps {
+        world.step();
+        s.push((world.body(b).unwrap().position() - start).dot(t));
+    }
+    s
+}
+
+#[test]
+fn box_on_25_degree_ramp_holds() {
+    let s = ramp_run(25.0, 120);
+    let moved = s.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    println!("ramp 25°, mu 0.6: box moved {:.5} m in 2 s", moved);
+    assert!(moved < 0.01);
+}
+
+#[test]
+fn box_on_40_degree_ramp_slides_at_coulomb_rate() {
+    let steps = 120;
+    let s = ramp_run(40.0, steps);
+    let theta = 40f32.to_radians();
+    let expected = 10.0 * (theta.sin() - 0.6 * theta.cos());
+    // Fit s = s0 + v0 t + a t²/2 by least squares over the second half (steady sliding).
+    let dt = 1.0 / 60.0f64;
+    let pts: Vec<(f64, f64)> = (steps / 2..steps)
+        .map(|k| ((k + 1) as f64 * dt, -(s[k] as f64)))
+        .collect();
+    let a = quadratic_fit_acceleration(&pts);
+    let err = (a as f32 - expected).abs() / expected;
+    println!(
+        "ramp 40°, mu 0.6: acceleration {a:.4} m/s², expected {expected:.4} (error {:.2}%)",
+        err * 100.0
+    );
+    assert!(err < 0.05);
+}
+
+/// Least-squares fit of y = c0 + c1 t + c2 t²; returns 2·c2.
+fn quadratic_fit_acceleration(pts: &[(f64, f64)]) -> f64 {
+    let mut m = [[0.0f64; 3]; 3];
+    let mut r = [0.0f64; 3];
+    for &(t, y) in pts {
+        let basis = [1.0, t, t * t];
+        for i in 0..3 {
+            for j in 0..3 {
+                m[i][j] += basis[i] * basis[j];
+            }
+            r[i] += basis[i] * y;
+        }
+    }
+    // Gaussian elimination.
+    for col in 0..3 {
+        for row in col + 1..3 {
+            let f = m[row][col] / m[col][col];
+            for k in col..3 {
+                m[row][k] -= f * m[col][k];
+            }
+            r[row] -= f * r[col];
+        }
+    }
+    let mut c = [0.0f64; 3];
+    for i in (0..3).rev() {
+        let mut acc = r[i];
+        for k in i + 1..3 {
+            acc -= m[i][k] * c[k];
+        }
+        c[i] = acc / m[i][i];
+    }
+    2.0 * c[2]
+}
+
+#[test]
+fn ball_rebounds_to_e_squared_height() {
+    let mut world = World::new(settings());
+    ground(&mut world, 20.0);
+    let r = 0.5;
+    let h = 5.0;
+    let ball = world
+        .add_body(BodyDef::new(Shape::circle(r), Vec2::new(0.0, r + h)).restitution(0.8))
+        .unwrap();
+    let mut bounced = false;
+    let mut peak = 0.0f32;
+    let mut prev_vy = 0.0f32;
+    for _ in 0..400 {
+        world.step();
+        let b = world.body(ball).unwrap();
+        let vy = b.linear_velocity().y;
+        if !bounced && prev_vy < 0.0 && vy > 0.0 {
+            bounced = true;
+        }
+        if bounced {
+            peak = peak.max(b.position().y - r);
+            if vy < 0.0 && peak > 0.0 {
+                break;
+            }
+        }
+        prev_vy = vy;
+    }
+    let expected = 0.8f32 * 0.8 * h;
+    let err = (peak - expected).abs() / expected;
+    println!(
+        "bounce e = 0.8 from {h} m: rebound {peak:.4} m, expected {expected:.4} (error {:.2}%)",
+        err * 100.0
+    );
+    assert!(err < 0.03);
+}
+
+#[test]
+#[ignore = "open in issue 4: angular momentum drifts 1.1e-3 relative, target 1e-4 (run with --ignored)"]
+fn collision_conserves_momentum() {
+    let mut world = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        sleep: false,
+        ..settings()
+    });
+    let a = world
+        .add_body(
+            BodyDef::new(Shape::rect(0.6, 0.3), Vec2::new(-3.0, 0.2))
+                .velocity(Vec2::new(4.0, 0.5))
+                .angular_velocity(1.0)
+                .friction(0.5),
+        )
+        .unwrap();
+    let b = world
+        .add_body(
+            BodyDef::new(Shape::capsule(0.5, 0.3), Vec2::new(2.0, -0.1))
+                .angle(0.4)
+                .velocity(Vec2::new(-2.0, 0.0))
+                .density(2.0),
+        )
+        .unwrap();
+    let p0 = world.linear_momentum();
+    let l0 = world.angular_momentum();
+    let mut touched = false;
+    for _ in 0..240 {
+        world.step();
+        touched |= world
+            .contacts()
+            .any(|c| c.manifold.points().iter().any(|p| p.normal_impulse > 0.0));
+    }
+    assert!(touched, "the bodies never collided");
+    let p1 = world.linear_momentum();
+    let l1 = world.angular_momentum();
+    let dp = (p1 - p0).length() / p0.length();
+    let dl = (l1 - l0).abs() / l0.abs().max(p0.length());
+    println!("momentum: linear drift {dp:.2e} (relative), angular drift {dl:.2e} (relative)");
+    assert!(dp < 1e-5, "linear momentum drift {dp}");
+    assert!(dl < 1e-4, "angular momentum drift {dl}");
+    let _ = (a, b);
+}
+
+fn wall_stops(shape: Shape, speed: f32) -> f32 {
+    let mut world = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        ..settings()
+    });
+    world
+        .add_body(BodyDef::new(Shape::rect(0.1, 5.0), Vec2::new(10.0, 0.0)).kind(BodyKind::Static))
+        .unwrap();
+    let b = world
+        .add_body(BodyDef::new(shape, Vec2::ZERO).velocity(Vec2::new(speed, 0.0)))
+        .unwrap();
+    let mut max_x = f32::NEG_INFINITY;
+    for _ in 0..120 {
+        world.step();
+        max_x = max_x.max(world.body(b).unwrap().position().x);
+    }
+    max_x
+}
+
+#[test]
+fn fast_bodies_do_not_tunnel() {
+    let x = wall_stops(Shape::circle(0.1), 300.0);
+    println!("circle r=0.1 at 300 m/s: furthest x = {x:.4} (wall face at 9.9)");
+    assert!(x <= 9.9 - 0.1 + 0.01);
+    let x = wall_stops(Shape::rect(0.25, 0.25), 200.0);
+    println!("box at 200 m/s: furthest x = {x:.4} (wall face at 9.9)");
+    assert!(x <= 9.9 - 0.25 + 0.01);
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "200 bodies for 10 s: run with cargo test --release"
+)]
+fn random_bodies_settle_and_sleep() {
+    let mut world = World::new(settings());
+    let wall = |w: &mut World, c: Vec2, hx: f32, hy: f32| {
+        w.add_body(BodyDef::new(Shape::rect(hx, hy), c).kind(BodyKind::Static))
+            .unwrap();
+    };
+    wall(&mut world, Vec2::new(0.0, -0.5), 6.0, 0.5);
+    wall(&mut world, Vec2::new(-6.5, 10.0), 0.5, 11.0);
+    wall(&mut world, Vec2::new(6.5, 10.0), 0.5, 11.0);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
+    let mut ids = Vec::new();
+    for k in 0..200 {
+        let size = rng.random_range(0.15f32..0.4);
+        let shape = match k % 5 {
+            0 => Shape::circle(size),
+            1 => Shape::rect(size, size * rng.random_range(0.5f32..1.0)),
+            2 => {
+                let pts: Vec<Vec2> = (0..7)
+                    .map(|_| {
+                        Vec2::new(rng.random_range(-size..size), rng.random_range(-size..size))
+                    })
+                    .collect();
+                Shape::convex_hull(&pts).unwrap_or(Shape::rect(size, size))
+            }
+            3 => Shape::ellipse(size, size * rng.random_range(0.4f32..0.9)),
+            _ => Shape::capsule(size * rng.random_range(0.5f32..1.0), size * 0.5),
+        };
+        let p = Vec2::new(
+            rng.random_range(-5.0f32..5.0),
+            1.0 + (k / 10) as f32 * 0.9 + rng.random_range(0.0f32..0.3),
+        );
+        ids.push(
+            world
+                .add_body(BodyDef::new(shape, p).angle(rng.random_range(0.0f32..6.0)))
+                .unwrap(),
+        );
+    }
+    let mut slept_at = None;
+    for step in 0..600 {
+        world.step();
+        if world.awake_count() == 0 && slept_at.is_none() {
+            slept_at = Some(step);
+            break;
+        }
+    }
+    let escaped = ids
+        .iter()
+        .filter(|id| {
+            let p = world.body(**id).unwrap().position();
+            !(p.x.abs() < 6.0 && p.y > -0.1 && p.y < 25.0)
+        })
+        .count();
+    let nan = world
+        .bodies()
+        .any(|(_, b)| !b.position().is_finite() || !b.angle().is_finite());
+    println!(
+        "200 random bodies: all asleep after {} steps, {escaped} escaped, awake now {}",
+        slept_at.map_or("never".to_string(), |s| (s + 1).to_string()),
+        world.awake_count()
+    );
+    assert!(!nan);
+    assert_eq!(escaped, 0);
+    assert!(
+        slept_at.is_some(),
+        "{} bodies still awake after 10 s",
+        world.awake_count()
+    );
+    assert!(world.take_events().is_empty());
+}
+
+#[test]
+fn elastic_ball_keeps_its_energy() {
+    let mut world = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        sleep: false,
+        ..settings()
+    });
+    for x in [-5.5f32, 5.5] {
+        world
+            .add_body(
+                BodyDef::new(Shape::rect(0.5, 5.0), Vec2::new(x, 0.0))
+                    .kind(BodyKind::Static)
+                    .friction(0.0)
+                    .restitution(1.0),
+            )
+            .unwrap();
+    }
+    let ball = world
+        .add_body(
+            BodyDef::new(Shape::circle(0.5), Vec2::ZERO)
+                .velocity(Vec2::new(7.0, 0.0))
+                .friction(0.0)
+                .restitution(1.0),
+        )
+        .unwrap();
+    let e0 = world.kinetic_energy();
+    let mut e_min = e0;
+    let mut e_max = e0;
+    let mut bounces = 0;
+    let mut last_vx = 7.0f32;
+    for _ in 0..600 {
+        world.step();
+        let e = world.kinetic_energy();
+        e_min = e_min.min(e);
+        e_max = e_max.max(e);
+        let vx = world.body(ball).unwrap().linear_velocity().x;
+        if vx.signum() != last_vx.signum() {
+            bounces += 1;
+        }
+        last_vx = vx;
+    }
+    println!(
+        "elastic ball: {bounces} bounces, energy range [{:.5}, {:.5}] of {e0:.5} J",
+        e_min, e_max
+    );
+    assert!(bounces >= 8);
+    assert!(e_max <= e0 * (1.0 + 1e-5), "energy grew to {e_max}");
+    assert!(e_min >= e0 * 0.99, "energy fell to {e_min}");
+}
+
+#[test]
+fn blown_up_body_is_frozen_and_reported() {
+    let mut world = World::new(WorldSettings {
+        max_speed: 50.0,
+        ..settings()
+    });
+    ground(&mut world, 20.0);
+    let calm = world
+        .add_body(BodyDef::new(Shape::rect(0.5, 0.5), Vec2::new(-3.0, 0.5)))
+        .unwrap();
+    let wild = world
+        .add_body(BodyDef::new(Shape::circle(0.5), Vec2::new(3.0, 3.0)))
+        .unwrap();
+    world
+        .set_velocity(wild, Vec2::new(0.0, 400.0), 0.0)
+        .unwrap();
+    world.step();
+    let events = world.take_events();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!(world.body(wild).unwrap().is_frozen());
+    for _ in 0..60 {
+        world.step();
+    }
+    let p = world.body(calm).unwrap().position();
+    assert!(p.is_finite() && (p.y - 0.5).abs() < 0.01);
+}
