@@ -121,8 +121,16 @@ fn every_scene_renders_deterministically() {
             .unwrap_or("builtin")
             .to_string();
         // Without the HUD, every pixel that is not background is a body's.
-        let a = render(scene.as_deref(), &["--no-hud"], &dir.join(format!("{stem}-1.png")));
-        let b = render(scene.as_deref(), &["--no-hud"], &dir.join(format!("{stem}-2.png")));
+        let a = render(
+            scene.as_deref(),
+            &["--no-hud"],
+            &dir.join(format!("{stem}-1.png")),
+        );
+        let b = render(
+            scene.as_deref(),
+            &["--no-hud"],
+            &dir.join(format!("{stem}-2.png")),
+        );
         let ink = ink_fraction(&a);
         assert!(
             ink > 0.01,

@@ -43,7 +43,9 @@ enum Gesture {
     /// Dragging a body with the mouse joint.
     Dragging,
     /// Aiming a throw from this world point.
-    Throwing { from: Vec2 },
+    Throwing {
+        from: Vec2,
+    },
 }
 
 /// The whole sandbox.
@@ -362,7 +364,10 @@ impl App {
 
     fn cycle_scene(&mut self, delta: i32) {
         if self.player.is_some() {
-            self.toast("N / P are off while showing a replay".into(), theme::TEXT_DIM);
+            self.toast(
+                "N / P are off while showing a replay".into(),
+                theme::TEXT_DIM,
+            );
             return;
         }
         let list = scenes::list(self.scene_path.as_deref());
@@ -414,7 +419,10 @@ impl App {
             return;
         }
         if self.player.is_some() {
-            self.toast("cannot record while showing a replay".into(), theme::TEXT_DIM);
+            self.toast(
+                "cannot record while showing a replay".into(),
+                theme::TEXT_DIM,
+            );
             return;
         }
         match Session::start(self.scene_path.as_deref(), &self.world) {
@@ -445,8 +453,11 @@ impl App {
             Some(w) => {
                 self.world = w.clone();
                 self.gesture = Gesture::Idle;
-                if let Some(p) = self.player.as_mut() {
-                    p.seek(self.world.step_index());
+                match self.player.as_mut() {
+                    // A replay's snapshot holds the recorded drag: keep it.
+                    Some(p) => p.seek(self.world.step_index()),
+                    // The mouse is not holding anything now, whatever it held then.
+                    None => self.world.drag_end(),
                 }
             }
             None => {
@@ -473,8 +484,8 @@ impl App {
             let factor = if wheel > 0.0 { 1.15 } else { 1.0 / 1.15 };
             self.cam.zoom_at(mouse, factor);
         }
-        let panning = is_mouse_button_down(MouseButton::Right)
-            || is_mouse_button_down(MouseButton::Middle);
+        let panning =
+            is_mouse_button_down(MouseButton::Right) || is_mouse_button_down(MouseButton::Middle);
         if panning {
             if let Some(last) = self.pan_last {
                 self.cam.pan_pixels(mouse - last);
@@ -659,7 +670,10 @@ impl App {
             if self.inspector.is_some() {
                 self.inspector_open = !self.inspector_open;
             } else {
-                self.toast("pick two bodies with the Inspect tool (9)".into(), theme::TEXT_DIM);
+                self.toast(
+                    "pick two bodies with the Inspect tool (9)".into(),
+                    theme::TEXT_DIM,
+                );
                 self.set_tool(Tool::Inspect);
             }
         }
@@ -743,17 +757,14 @@ impl App {
                 state: self.state_line(),
                 badge: self.badge(),
                 deterministic: self.capture.is_some(),
-                tool_hint: self.tool.hint(),
+                tool_hint: &self.hint_line(),
             };
             hud::draw(&self.world, &self.stats, &info);
             let ov: Vec<(&str, char, bool)> = Overlay::ALL
                 .iter()
                 .map(|o| (o.label(), o.key_char(), self.overlays.is_on(*o)))
                 .collect();
-            let mouse = self
-                .capture
-                .is_none()
-                .then(|| Vec2::from(mouse_position()));
+            let mouse = self.capture.is_none().then(|| Vec2::from(mouse_position()));
             tools::draw_toolbar(screen, self.tool, &ov, mouse);
         }
         if let Some((insp, t)) = &trace {
@@ -764,16 +775,6 @@ impl App {
         }
         if self.capture.is_none() {
             hud::draw_toasts(&self.toasts, get_time(), screen);
-            if self.show_hud && !self.show_help {
-                let s = "H: help";
-                theme::text(
-                    s,
-                    screen.x - theme::text_width(s, theme::FONT) - 12.0,
-                    screen.y - tools::TOOLBAR_H - 26.0,
-                    theme::FONT,
-                    theme::TEXT_DIM,
-                );
-            }
         }
         if self.show_help {
             help::draw(screen);
@@ -785,6 +786,16 @@ impl App {
                 Ok(()) => self.toast(format!("saved {}", p.display()), theme::OK),
                 Err(e) => self.toast(e, theme::ERROR),
             }
+        }
+    }
+
+    fn hint_line(&self) -> String {
+        match self.rewind.span() {
+            Some((oldest, _)) if self.paused && self.capture.is_none() => format!(
+                "Left/Right: rewind ({} snapshots back to step {oldest})",
+                self.rewind.len()
+            ),
+            _ => self.tool.hint().to_string(),
         }
     }
 
@@ -835,7 +846,14 @@ impl App {
                 let t = i as f32 * 0.05;
                 let p = self.cam.to_screen(from + v * t + 0.5 * g * t * t);
                 if i % 2 == 0 {
-                    draw_line(prev.x, prev.y, p.x, p.y, 1.5, theme::with_alpha(theme::SELECTED, 0.6));
+                    draw_line(
+                        prev.x,
+                        prev.y,
+                        p.x,
+                        p.y,
+                        1.5,
+                        theme::with_alpha(theme::SELECTED, 0.6),
+                    );
                 }
                 prev = p;
             }

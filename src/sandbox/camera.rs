@@ -43,7 +43,7 @@ impl Camera {
     }
 
     /// World point → screen pixel.
-    pub fn to_screen(&self, p: Vec2) -> Vec2 {
+    pub fn to_screen(self, p: Vec2) -> Vec2 {
         Vec2::new(
             self.screen.x * 0.5 + (p.x - self.center.x) * self.scale,
             self.screen.y * 0.5 - (p.y - self.center.y) * self.scale,
@@ -51,7 +51,7 @@ impl Camera {
     }
 
     /// Screen pixel → world point.
-    pub fn to_world(&self, s: Vec2) -> Vec2 {
+    pub fn to_world(self, s: Vec2) -> Vec2 {
         Vec2::new(
             self.center.x + (s.x - self.screen.x * 0.5) / self.scale,
             self.center.y - (s.y - self.screen.y * 0.5) / self.scale,
@@ -59,7 +59,7 @@ impl Camera {
     }
 
     /// A world-space vector (direction and length) → screen pixels.
-    pub fn vec_to_screen(&self, v: Vec2) -> Vec2 {
+    pub fn vec_to_screen(self, v: Vec2) -> Vec2 {
         Vec2::new(v.x * self.scale, -v.y * self.scale)
     }
 
@@ -77,7 +77,7 @@ impl Camera {
     }
 
     /// The visible world rectangle.
-    pub fn view(&self) -> Aabb {
+    pub fn view(self) -> Aabb {
         let a = self.to_world(Vec2::ZERO);
         let b = self.to_world(self.screen);
         Aabb::new(a.min(b), a.max(b))

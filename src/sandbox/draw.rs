@@ -120,7 +120,11 @@ pub fn body(cam: &Camera, body: &Body, selected: bool) {
         .collect();
     let base = body_color(body);
     let fill = with_alpha(shade(base, -0.35), 0.85);
-    let edge = if selected { theme::SELECTED } else { shade(base, 0.25) };
+    let edge = if selected {
+        theme::SELECTED
+    } else {
+        shade(base, 0.25)
+    };
     // Fan from the centroid of the outline (convex shapes: always inside).
     let c = pts.iter().copied().sum::<Vec2>() / pts.len().max(1) as f32;
     for i in 0..pts.len() {

@@ -61,17 +61,30 @@ pub const CONTROLS: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "Window",
-        &[("H  F1", "this help"), ("Tab", "hide / show HUD and toolbar")],
+        &[
+            ("H  F1", "this help"),
+            ("Tab", "hide / show HUD and toolbar"),
+        ],
     ),
 ];
 
 /// Draws the help overlay centred on the screen.
 pub fn draw(screen: Vec2) {
-    draw_rectangle(0.0, 0.0, screen.x, screen.y, Color::new(0.0, 0.0, 0.0, 0.45));
-    let col_w = 430.0;
-    let two = screen.x >= 2.0 * col_w + 60.0;
+    draw_rectangle(
+        0.0,
+        0.0,
+        screen.x,
+        screen.y,
+        Color::new(0.0, 0.0, 0.0, 0.45),
+    );
+    let two = screen.x >= 900.0;
+    let col_w = if two {
+        ((screen.x - 60.0) * 0.5).min(580.0)
+    } else {
+        (screen.x - 40.0).min(580.0)
+    };
     let cols = if two { 2 } else { 1 };
-    let key_w = 170.0;
+    let key_w = (col_w * 0.32).max(150.0);
     // Split the groups into columns of roughly equal height.
     let heights: Vec<usize> = CONTROLS.iter().map(|(_, rows)| rows.len() + 2).collect();
     let total: usize = heights.iter().sum();
@@ -94,7 +107,13 @@ pub fn draw(screen: Vec2) {
     let y0 = ((screen.y - h) * 0.5).max(0.0);
     draw_rectangle(x0, y0, w, h, Color::new(0.035, 0.04, 0.055, 0.96));
     draw_rectangle_lines(x0, y0, w, h, 1.0, theme::PANEL_BORDER);
-    theme::text("Minkowski sandbox - controls", x0 + 20.0, y0 + 14.0, 22.0, theme::ACCENT);
+    theme::text(
+        "Minkowski sandbox - controls",
+        x0 + 20.0,
+        y0 + 14.0,
+        22.0,
+        theme::ACCENT,
+    );
     theme::text(
         "H / F1 / Esc closes",
         x0 + w - 20.0 - theme::text_width("H / F1 / Esc closes", theme::FONT_SMALL),

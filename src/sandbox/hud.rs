@@ -20,7 +20,11 @@ impl Stats {
     pub fn frame(&mut self, dt: f32) {
         if dt > 0.0 {
             let fps = 1.0 / dt;
-            self.fps = if self.fps == 0.0 { fps } else { self.fps * 0.95 + fps * 0.05 };
+            self.fps = if self.fps == 0.0 {
+                fps
+            } else {
+                self.fps * 0.95 + fps * 0.05
+            };
         }
     }
 
@@ -73,6 +77,14 @@ pub fn draw(world: &World, stats: &Stats, info: &HudInfo) {
         theme::text(s, px, *ly, theme::FONT, c);
         *ly += theme::LINE;
     };
+    let help = "H: help";
+    theme::text(
+        help,
+        x + w - 10.0 - theme::text_width(help, theme::FONT_SMALL),
+        ly + 2.0,
+        theme::FONT_SMALL,
+        theme::TEXT_DIM,
+    );
     line(&mut ly, info.scene, theme::ACCENT);
     theme::text(&info.state, px, ly, theme::FONT, theme::TEXT);
     if let Some((badge, c)) = &info.badge {
@@ -124,12 +136,24 @@ pub fn draw(world: &World, stats: &Stats, info: &HudInfo) {
         ("other", other, Color::new(0.55, 0.58, 0.62, 1.0)),
     ];
     if info.deterministic {
-        line(&mut ly, "step time  -- (wall clock, hidden in capture)", theme::TEXT_DIM);
+        line(
+            &mut ly,
+            "step time  -- (wall clock, hidden in capture)",
+            theme::TEXT_DIM,
+        );
     } else {
-        line(&mut ly, &format!("step time  {:.3} ms", t.total), theme::TEXT);
+        line(
+            &mut ly,
+            &format!("step time  {:.3} ms", t.total),
+            theme::TEXT,
+        );
         let bar_w = w - 20.0;
         let mut bx = px;
-        let scale = if t.total > 0.0 { bar_w as f64 / t.total } else { 0.0 };
+        let scale = if t.total > 0.0 {
+            bar_w as f64 / t.total
+        } else {
+            0.0
+        };
         for (_, ms, c) in stages {
             let seg = (ms * scale) as f32;
             draw_rectangle(bx, ly + 2.0, seg, 10.0, c);
@@ -181,7 +205,13 @@ pub fn draw_toasts(toasts: &[Toast], now: f64, screen: Vec2) {
         let x = (screen.x - w) * 0.5;
         draw_rectangle(x, y, w, 26.0, theme::with_alpha(theme::PANEL, 0.9 * alpha));
         draw_rectangle_lines(x, y, w, 26.0, 1.0, theme::with_alpha(t.color, alpha));
-        theme::text(&t.text, x + 12.0, y + 4.0, theme::FONT, theme::with_alpha(t.color, alpha));
+        theme::text(
+            &t.text,
+            x + 12.0,
+            y + 4.0,
+            theme::FONT,
+            theme::with_alpha(t.color, alpha),
+        );
     }
 }
 
@@ -207,6 +237,12 @@ pub fn draw_error(msg: &str, screen: Vec2) {
         theme::ERROR,
     );
     for (i, l) in lines.iter().enumerate() {
-        theme::text(l, x + 12.0, y + 6.0 + (i + 1) as f32 * theme::LINE, theme::FONT, theme::TEXT);
+        theme::text(
+            l,
+            x + 12.0,
+            y + 6.0 + (i + 1) as f32 * theme::LINE,
+            theme::FONT,
+            theme::TEXT,
+        );
     }
 }

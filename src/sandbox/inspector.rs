@@ -235,7 +235,13 @@ pub fn draw_panel(insp: &Inspector, trace: &Trace, screen: Vec2) {
     draw_rectangle_lines(r.x, r.y, r.w, r.h, 1.0, theme::PANEL_BORDER);
     let pad = 10.0;
     let mut y = r.y + pad;
-    theme::text("GJK / EPA inspector", r.x + pad, y, theme::FONT, theme::ACCENT);
+    theme::text(
+        "GJK / EPA inspector",
+        r.x + pad,
+        y,
+        theme::FONT,
+        theme::ACCENT,
+    );
     y += theme::LINE;
     let names = format!("A = {}    B = {}", trace.names.0, trace.names.1);
     theme::text(&names, r.x + pad, y, theme::FONT_SMALL, theme::TEXT_DIM);
@@ -251,9 +257,17 @@ pub fn draw_panel(insp: &Inspector, trace: &Trace, screen: Vec2) {
 
     // Diagram.
     let text_h = 10.0 * theme::LINE;
-    let side = (r.w - 2.0 * pad).min(r.h - (y - r.y) - text_h - pad).max(80.0);
+    let side = (r.w - 2.0 * pad)
+        .min(r.h - (y - r.y) - text_h - pad)
+        .max(80.0);
     let box_ = Rect::new(r.x + (r.w - side) * 0.5, y, side, side);
-    draw_rectangle(box_.x, box_.y, box_.w, box_.h, Color::new(1.0, 1.0, 1.0, 0.02));
+    draw_rectangle(
+        box_.x,
+        box_.y,
+        box_.w,
+        box_.h,
+        Color::new(1.0, 1.0, 1.0, 0.02),
+    );
     draw_rectangle_lines(box_.x, box_.y, box_.w, box_.h, 1.0, theme::PANEL_BORDER);
     let step = insp.current(trace);
     draw_diagram(trace, step, box_);
@@ -316,7 +330,10 @@ fn describe(trace: &Trace, step: usize) -> (String, Vec<String>) {
                 lines.push("EPA takes over from this triangle".into());
             }
         } else {
-            lines.push(format!("search direction d = -closest = {}", fmt_v(s.direction.normalize_or_zero())));
+            lines.push(format!(
+                "search direction d = -closest = {}",
+                fmt_v(s.direction.normalize_or_zero())
+            ));
             match s.support {
                 Some(w) => lines.push(format!(
                     "support along d: {}  (gain {:.4})",
@@ -336,7 +353,11 @@ fn describe(trace: &Trace, step: usize) -> (String, Vec<String>) {
         let reach = s.support.dot(s.normal);
         let lines = vec![
             format!("polytope: {} vertices", s.polytope.len()),
-            format!("nearest edge at distance {:.4}, normal {}", s.distance, fmt_v(s.normal)),
+            format!(
+                "nearest edge at distance {:.4}, normal {}",
+                s.distance,
+                fmt_v(s.normal)
+            ),
             format!(
                 "support along normal reaches {:.4} (gap {:.2e})",
                 reach,
@@ -358,7 +379,10 @@ fn result_lines(trace: &Trace) -> Vec<(String, Color)> {
             point_a,
             point_b,
         } => {
-            out.push((format!("Result: separated, distance {distance:.4} m"), theme::OK));
+            out.push((
+                format!("Result: separated, distance {distance:.4} m"),
+                theme::OK,
+            ));
             out.push((
                 format!("closest A {}  B {}", fmt_v(point_a), fmt_v(point_b)),
                 theme::TEXT,
@@ -417,7 +441,14 @@ fn draw_diagram(trace: &Trace, step: usize, area: Rect) {
     match core.len() {
         0 => {}
         1 => draw_circle(core[0].x, core[0].y, 4.0, theme::MD_EDGE),
-        2 => draw_line(core[0].x, core[0].y, core[1].x, core[1].y, 2.0, theme::MD_EDGE),
+        2 => draw_line(
+            core[0].x,
+            core[0].y,
+            core[1].x,
+            core[1].y,
+            2.0,
+            theme::MD_EDGE,
+        ),
         _ => {
             fill_convex(&core, theme::MD_FILL);
             stroke_closed(&core, 1.5, theme::MD_EDGE);
@@ -435,7 +466,13 @@ fn draw_diagram(trace: &Trace, step: usize, area: Rect) {
         }
         for (i, p) in pts.iter().enumerate() {
             draw_circle(p.x, p.y, 4.0, theme::GJK);
-            theme::text(&format!("w{i}"), p.x + 5.0, p.y - 16.0, theme::FONT_SMALL, theme::GJK);
+            theme::text(
+                &format!("w{i}"),
+                p.x + 5.0,
+                p.y - 16.0,
+                theme::FONT_SMALL,
+                theme::GJK,
+            );
         }
         let c = plot.px(s.closest);
         theme::dashed(o, c, 4.0, 1.0, theme::TEXT_DIM);
@@ -444,12 +481,24 @@ fn draw_diagram(trace: &Trace, step: usize, area: Rect) {
             let d = s.direction.normalize_or_zero();
             let tip = c + Vec2::new(d.x, -d.y) * 46.0;
             theme::arrow(c, tip, 1.5, theme::SUPPORT);
-            theme::text("d", tip.x + 4.0, tip.y - 8.0, theme::FONT_SMALL, theme::SUPPORT);
+            theme::text(
+                "d",
+                tip.x + 4.0,
+                tip.y - 8.0,
+                theme::FONT_SMALL,
+                theme::SUPPORT,
+            );
         }
         if let Some(w) = s.support {
             let p = plot.px(w);
             draw_circle(p.x, p.y, 5.0, theme::SUPPORT);
-            theme::text("support", p.x + 7.0, p.y + 2.0, theme::FONT_SMALL, theme::SUPPORT);
+            theme::text(
+                "support",
+                p.x + 7.0,
+                p.y + 2.0,
+                theme::FONT_SMALL,
+                theme::SUPPORT,
+            );
         }
     } else if step - trace.gjk.len() < trace.epa.len() {
         let s = &trace.epa[step - trace.gjk.len()];
@@ -466,7 +515,13 @@ fn draw_diagram(trace: &Trace, step: usize, area: Rect) {
         let w = plot.px(s.support);
         theme::dashed(foot, w, 4.0, 1.0, theme::SUPPORT);
         draw_circle(w.x, w.y, 5.0, theme::SUPPORT);
-        theme::text("support", w.x + 7.0, w.y + 2.0, theme::FONT_SMALL, theme::SUPPORT);
+        theme::text(
+            "support",
+            w.x + 7.0,
+            w.y + 2.0,
+            theme::FONT_SMALL,
+            theme::SUPPORT,
+        );
     }
 
     // The answer, once the last iteration is shown.
@@ -541,13 +596,19 @@ mod tests {
         assert!(!t.gjk.is_empty() && !t.epa.is_empty());
         assert!(matches!(t.outcome, Outcome::Penetrating { .. }));
         // The traced difference of two boxes is an octagon at most.
-        assert!(t.core_hull.len() >= 4 && t.core_hull.len() <= 8, "{}", t.core_hull.len());
+        assert!(
+            t.core_hull.len() >= 4 && t.core_hull.len() <= 8,
+            "{}",
+            t.core_hull.len()
+        );
     }
 
     #[test]
     fn separated_circles_have_no_epa() {
         let mut w = World::new(WorldSettings::default());
-        let a = w.add_body(BodyDef::new(Shape::circle(0.5), Vec2::ZERO)).unwrap();
+        let a = w
+            .add_body(BodyDef::new(Shape::circle(0.5), Vec2::ZERO))
+            .unwrap();
         let b = w
             .add_body(BodyDef::new(Shape::circle(0.5), Vec2::new(2.0, 0.0)))
             .unwrap();

@@ -88,18 +88,6 @@ impl Overlay {
             Overlay::Sleep => 'Z',
         }
     }
-
-    /// Description for the help overlay and the docs.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Overlay::Aabbs => "broadphase fat AABBs",
-            Overlay::Pairs => "broadphase pairs (lines between fat boxes)",
-            Overlay::Contacts => "contact points, normals, penetration x20",
-            Overlay::Velocities => "velocity vectors (0.2 s of travel)",
-            Overlay::Com => "centres of mass",
-            Overlay::Sleep => "sleep state (z = asleep, dot = awake)",
-        }
-    }
 }
 
 /// Which overlays are on.
@@ -174,7 +162,14 @@ pub fn draw(cam: &Camera, world: &World, on: &Overlays) {
                 } else {
                     theme::OV_AABB
                 };
-                draw_rectangle_lines(a.x.min(c.x), c.y.min(a.y), (c.x - a.x).abs(), (a.y - c.y).abs(), 1.0, color);
+                draw_rectangle_lines(
+                    a.x.min(c.x),
+                    c.y.min(a.y),
+                    (c.x - a.x).abs(),
+                    (a.y - c.y).abs(),
+                    1.0,
+                    color,
+                );
             }
         }
     }
@@ -228,7 +223,13 @@ pub fn draw(cam: &Camera, world: &World, on: &Overlays) {
             if b.is_awake() {
                 draw_circle(p.x, p.y, 2.5, theme::OK);
             } else {
-                theme::text("z", p.x - 3.0, p.y - 9.0, theme::FONT_SMALL, theme::OV_SLEEP);
+                theme::text(
+                    "z",
+                    p.x - 3.0,
+                    p.y - 9.0,
+                    theme::FONT_SMALL,
+                    theme::OV_SLEEP,
+                );
             }
         }
     }

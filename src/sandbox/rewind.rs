@@ -45,7 +45,11 @@ impl Rewind {
 
     /// The latest snapshot strictly before step `k`.
     pub fn before(&self, k: u64) -> Option<&World> {
-        self.snaps.iter().rev().find(|(s, _)| *s < k).map(|(_, w)| w)
+        self.snaps
+            .iter()
+            .rev()
+            .find(|(s, _)| *s < k)
+            .map(|(_, w)| w)
     }
 
     /// The earliest snapshot strictly after step `k`.

@@ -141,9 +141,3 @@ pub fn dashed(from: Vec2, to: Vec2, dash: f32, thickness: f32, color: Color) {
         t += dash * 2.0;
     }
 }
-
-/// A small cross marker (screen pixels).
-pub fn cross(p: Vec2, r: f32, thickness: f32, color: Color) {
-    draw_line(p.x - r, p.y, p.x + r, p.y, thickness, color);
-    draw_line(p.x, p.y - r, p.x, p.y + r, thickness, color);
-}

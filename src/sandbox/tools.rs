@@ -116,19 +116,6 @@ pub enum SpawnKind {
     Capsule,
 }
 
-impl SpawnKind {
-    /// Lowercase name.
-    pub fn name(self) -> &'static str {
-        match self {
-            SpawnKind::Box => "box",
-            SpawnKind::Circle => "circle",
-            SpawnKind::Polygon => "polygon",
-            SpawnKind::Ellipse => "ellipse",
-            SpawnKind::Capsule => "capsule",
-        }
-    }
-}
-
 /// Makes spawned shapes. Random polygons come from a seeded ChaCha8 stream, so a
 /// session with the same seed and clicks spawns the same polygons.
 pub struct Spawner {
@@ -244,13 +231,7 @@ pub fn draw_toolbar(
     overlays: &[(&str, char, bool)],
     mouse: Option<Vec2>,
 ) {
-    draw_rectangle(
-        0.0,
-        screen.y - TOOLBAR_H,
-        screen.x,
-        TOOLBAR_H,
-        theme::PANEL,
-    );
+    draw_rectangle(0.0, screen.y - TOOLBAR_H, screen.x, TOOLBAR_H, theme::PANEL);
     draw_line(
         0.0,
         screen.y - TOOLBAR_H,
@@ -285,7 +266,13 @@ pub fn draw_toolbar(
         };
         draw_rectangle_lines(r.x, r.y, r.w, r.h, 1.0, border);
         let key_s = key.to_string();
-        theme::text(&key_s, r.x + 5.0, r.y + 6.0, theme::FONT_SMALL, theme::TEXT_DIM);
+        theme::text(
+            &key_s,
+            r.x + 5.0,
+            r.y + 6.0,
+            theme::FONT_SMALL,
+            theme::TEXT_DIM,
+        );
         let color = if on { theme::ACCENT } else { theme::TEXT };
         let w = theme::text_width(label, theme::FONT_SMALL);
         let lx = (r.x + 14.0 + (r.w - 14.0 - w) * 0.5).max(r.x + 14.0);
