@@ -247,7 +247,7 @@ pub fn draw_panel(insp: &Inspector, trace: &Trace, screen: Vec2) {
     theme::text(&names, r.x + pad, y, theme::FONT_SMALL, theme::TEXT_DIM);
     y += theme::LINE;
     theme::text(
-        "Minkowski difference B - A and the origin O",
+        "B - A (blue) and origin O; GJK gold, EPA red",
         r.x + pad,
         y,
         theme::FONT_SMALL,
