@@ -558,6 +558,13 @@ impl App {
     }
 
     fn tool_press(&mut self, at: Vec2) {
+        if self.player.is_some() && self.tool != Tool::Inspect {
+            self.toast(
+                "replays are read-only (the Inspect tool works)".into(),
+                theme::TEXT_DIM,
+            );
+            return;
+        }
         if let Some(kind) = self.tool.spawn_kind() {
             let shape = self.spawner.shape(kind);
             self.act(Action::Spawn(BodyDef::new(shape, at)));

@@ -98,7 +98,7 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
         window_height: h,
         high_dpi: false,
         window_resizable: !capture,
-        sample_count: 1,
+        sample_count: 4,
         ..Default::default()
     };
     let result: Rc<RefCell<Result<(), String>>> = Rc::new(RefCell::new(Ok(())));
