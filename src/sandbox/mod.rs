@@ -83,6 +83,18 @@ fn parse_size(s: &str) -> Result<(i32, i32), String> {
     Ok((w, h))
 }
 
+/// miniquad panics without an X display; say what to do instead.
+fn check_display() -> Result<(), String> {
+    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
+        return Err(
+            "no X display (DISPLAY is not set). To render without a screen, run under \
+             xvfb-run -a -s \"-screen 0 1280x800x24\" minkowski play ..."
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 /// Opens the sandbox window. Returns an error message for the CLI to print.
 pub fn run(args: PlayArgs) -> Result<(), String> {
     let (w, h) = match &args.size {
@@ -91,6 +103,7 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
     };
     // Everything that can fail on bad input fails here, before a window opens.
     let app = app::App::new(args)?;
+    check_display()?;
     let capture = app.is_capture();
     let conf = macroquad::miniquad::conf::Conf {
         window_title: "Minkowski sandbox".to_string(),
