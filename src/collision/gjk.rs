@@ -152,11 +152,11 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Pair<'s, A, B> {
             // absolute rounding error of about ε·|w|, which at small distances is
             // larger than the progress the tests below must detect.
             let (dist, n) = separation_of(&simplex);
-            let scale = simplex
+            let scale_sq = simplex
                 .vertices()
                 .iter()
-                .fold(0.0f32, |m, p| m.max(p.w.length()));
-            if dist <= TOUCH_EPSILON * scale || n == Vec2::ZERO {
+                .fold(0.0f32, |m, p| m.max(p.w.length_squared()));
+            if dist * dist <= TOUCH_EPSILON * TOUCH_EPSILON * scale_sq || n == Vec2::ZERO {
                 // The origin lies on the simplex (to rounding): the cores touch.
                 overlap = true;
                 if let Some(t) = trace.as_deref_mut() {
@@ -243,7 +243,6 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Pair<'s, A, B> {
 /// and the contact query used to hand such near-touching rounded pairs to EPA
 /// with a simplex that did not hold the origin).
 fn separation_of(simplex: &Simplex) -> (f32, Vec2) {
-    let v = simplex.closest();
     if simplex.count == 2 {
         let (w1, w2) = (simplex.v[0].w, simplex.v[1].w);
         let n = (w2 - w1).perp().normalize_or_zero();
@@ -257,6 +256,7 @@ fn separation_of(simplex: &Simplex) -> (f32, Vec2) {
             }
         }
     }
+    let v = simplex.closest();
     let dist = v.length();
     if dist > 0.0 && dist.is_finite() {
         (dist, v / dist)
