@@ -245,17 +245,33 @@ impl Recording {
         Recording::from_ron_str(&text, &origin)
     }
 
-    /// The recording as RON (hashes are plain integers).
+    /// The recording as RON: the scene in the scene format, one event per
+    /// line, and checkpoint hashes in hex (as `minkowski run` prints them).
     pub fn to_ron_string(&self) -> String {
-        let config = ron::ser::PrettyConfig::new()
+        let inline = ron::ser::PrettyConfig::new()
             .struct_names(false)
-            .separate_tuple_members(false)
-            .depth_limit(3)
-            .indentor("  ".to_string());
-        match ron::ser::to_string_pretty(self, config) {
-            Ok(s) => format!("Recording{s}\n"),
-            Err(e) => format!("// cannot serialize the recording: {e}\n"),
+            .depth_limit(0);
+        let mut s = String::from("Recording(\n  scene: ");
+        let scene = self.scene.to_ron_string();
+        for (i, line) in scene.trim_end().lines().enumerate() {
+            if i > 0 {
+                s.push_str("\n  ");
+            }
+            s.push_str(line);
         }
+        s.push_str(",\n  events: [\n");
+        for (step, ev) in &self.events {
+            match ron::ser::to_string_pretty(ev, inline.clone()) {
+                Ok(ev) => s.push_str(&format!("    ({step}, {ev}),\n")),
+                Err(e) => s.push_str(&format!("    // cannot serialize an event: {e}\n")),
+            }
+        }
+        s.push_str("  ],\n  checkpoints: [\n");
+        for (step, hash) in &self.checkpoints {
+            s.push_str(&format!("    ({step}, {hash:#018x}),\n"));
+        }
+        s.push_str("  ],\n)\n");
+        s
     }
 
     /// Writes the recording to `path`.

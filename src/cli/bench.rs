@@ -19,6 +19,11 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
+/// Rounds to 6 decimals (ns when in ms), for readable JSON.
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
 /// Median and 95th percentile (nearest rank) of a sample, in the sample's unit.
 pub fn median_p95(samples: &mut [f64]) -> (f64, f64) {
     if samples.is_empty() {
@@ -66,7 +71,7 @@ pub fn bench(args: &BenchArgs) -> i32 {
                 return EXIT_BAD_INPUT;
             }
         };
-        let mut ms = Vec::with_capacity(args.steps as usize);
+        let mut ms = Vec::with_capacity(args.steps.min(1 << 20) as usize);
         for _ in 0..args.steps {
             let t = Instant::now();
             world.step();
@@ -80,9 +85,9 @@ pub fn bench(args: &BenchArgs) -> i32 {
                 json::string(&scene.name),
                 world.body_count(),
                 args.steps,
-                json::f64(median),
-                json::f64(p95),
-                json::f64(total_s)
+                json::f64(round6(median)),
+                json::f64(round6(p95)),
+                json::f64(round6(total_s))
             );
         } else {
             println!(

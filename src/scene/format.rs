@@ -33,7 +33,6 @@ pub struct Scene {
     pub generators: Vec<Generator>,
 }
 
-
 /// The on-disk shape of [`Scene`]: flat settings, every field but `bodies`
 /// optional.
 #[derive(Clone, Debug, Serialize, Deserialize)]
