@@ -27,6 +27,8 @@ pub mod broadphase;
 pub mod collision;
 pub mod dynamics;
 pub mod math;
+pub mod replay;
+pub mod scene;
 
 pub use collision::{epa, gjk, sat};
 pub mod shape;

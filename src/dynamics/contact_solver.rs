@@ -53,7 +53,7 @@ impl SolverBody {
 struct ConstraintPoint {
     ra: Vec2,
     rb: Vec2,
-    /// Separation minus the anchors' normal offset at step start.
+    /// Separation at step start (m).
     base_separation: f32,
     normal_mass: f32,
     tangent_mass: f32,
@@ -146,7 +146,7 @@ impl ContactConstraint {
             *cp = ConstraintPoint {
                 ra,
                 rb,
-                base_separation: mp.separation - (rb - ra).dot(n),
+                base_separation: mp.separation,
                 normal_mass: if kn > 0.0 { 1.0 / kn } else { 0.0 },
                 tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
                 normal_impulse: mp.normal_impulse,
@@ -231,28 +231,40 @@ pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [Solver
         let n = c.normal;
         let t = Vec2::new(n.y, -n.x);
         for p in &c.points[..c.count] {
-            let impulse = p.normal_impulse * n + p.tangent_impulse * t;
-            ba.v -= ba.inv_mass * impulse;
-            ba.w -= ba.inv_inertia * cross(p.ra, impulse);
-            bb.v += bb.inv_mass * impulse;
-            bb.w += bb.inv_inertia * cross(p.rb, impulse);
+            let (_, ra, rb) = current_point(p, n, &ba, &bb);
+            apply(
+                &mut ba,
+                &mut bb,
+                ra,
+                rb,
+                p.normal_impulse * n + p.tangent_impulse * t,
+            );
         }
         write_back(bodies, c.a, c.b, ba, bb);
     }
 }
 
-/// Current separation of a point from the bodies' motion since step start.
+/// A contact point's state from the bodies' motion since step start: its
+/// separation and its anchors from the current centres of mass.
+///
+/// Each body carries its own copy of the point (rotated with it); when the
+/// bodies slide the copies part. Impulses are applied at their midpoint, one
+/// world point for both bodies, so every impulse conserves angular momentum
+/// exactly, however far the bodies moved during the step.
 #[inline]
-fn current_separation(
+fn current_point(
     p: &ConstraintPoint,
     n: Vec2,
     ba: &SolverBody,
     bb: &SolverBody,
 ) -> (f32, Vec2, Vec2) {
-    let ra = ba.dq.apply(p.ra);
-    let rb = bb.dq.apply(p.rb);
-    let d = (bb.dp - ba.dp) + (rb - ra);
-    (d.dot(n) + p.base_separation, ra, rb)
+    let qa = ba.dq.apply(p.ra);
+    let qb = bb.dq.apply(p.rb);
+    // Current centre of B relative to the current centre of A.
+    let ab = (p.ra - p.rb) + (bb.dp - ba.dp);
+    let separation = (ab + qb - qa).dot(n) + p.base_separation;
+    let ra = 0.5 * (qa + qb + ab);
+    (separation, ra, ra - ab)
 }
 
 /// One velocity pass over all contacts.
@@ -271,31 +283,28 @@ pub(crate) fn solve_velocities(
             solve_normal_block(c, &mut ba, &mut bb, inv_h);
         } else {
             for p in &mut c.points[..count] {
-                let (s, _, _) = current_separation(p, n, &ba, &bb);
+                let (s, ra, rb) = current_point(p, n, &ba, &bb);
                 // Speculative: a gap may be closed this substep, but no faster.
                 let bias = if s > 0.0 { s * inv_h } else { 0.0 };
-                let dv = bb.v + cross_sv(bb.w, p.rb) - ba.v - cross_sv(ba.w, p.ra);
+                let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
                 let vn = dv.dot(n);
                 let new = (p.normal_impulse - p.normal_mass * (vn + bias)).max(0.0);
                 let delta = new - p.normal_impulse;
                 p.normal_impulse = new;
                 p.max_normal_impulse = p.max_normal_impulse.max(new);
-                apply(&mut ba, &mut bb, p.ra, p.rb, delta * n);
+                apply(&mut ba, &mut bb, ra, rb, delta * n);
             }
         }
         // Friction after the normal impulses, bounded by this iteration's load.
         for p in &mut c.points[..count] {
-            let dv = bb.v + cross_sv(bb.w, p.rb) - ba.v - cross_sv(ba.w, p.ra);
+            let (_, ra, rb) = current_point(p, n, &ba, &bb);
+            let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
             let vt = dv.dot(t);
             let max_f = c.friction * p.normal_impulse;
             let new = (p.tangent_impulse - p.tangent_mass * vt).clamp(-max_f, max_f);
             let delta = new - p.tangent_impulse;
             p.tangent_impulse = new;
-            let impulse = delta * t;
-            ba.v -= ba.inv_mass * impulse;
-            ba.w -= ba.inv_inertia * cross(p.ra, impulse);
-            bb.v += bb.inv_mass * impulse;
-            bb.w += bb.inv_inertia * cross(p.rb, impulse);
+            apply(&mut ba, &mut bb, ra, rb, delta * t);
         }
         if c.rolling_arm > 0.0 {
             let max = c.rolling_arm * c.points[0].normal_impulse;
@@ -330,12 +339,12 @@ fn solve_normal_block(
 ) {
     let n = c.normal;
     let [p1, p2] = &mut c.points;
-    let (s1, _, _) = current_separation(p1, n, ba, bb);
-    let (s2, _, _) = current_separation(p2, n, ba, bb);
+    let (s1, ra1, rb1) = current_point(p1, n, ba, bb);
+    let (s2, ra2, rb2) = current_point(p2, n, ba, bb);
     let bias1 = if s1 > 0.0 { s1 * inv_h } else { 0.0 };
     let bias2 = if s2 > 0.0 { s2 * inv_h } else { 0.0 };
-    let vn1 = (bb.v + cross_sv(bb.w, p1.rb) - ba.v - cross_sv(ba.w, p1.ra)).dot(n) + bias1;
-    let vn2 = (bb.v + cross_sv(bb.w, p2.rb) - ba.v - cross_sv(ba.w, p2.ra)).dot(n) + bias2;
+    let vn1 = (bb.v + cross_sv(bb.w, rb1) - ba.v - cross_sv(ba.w, ra1)).dot(n) + bias1;
+    let vn2 = (bb.v + cross_sv(bb.w, rb2) - ba.v - cross_sv(ba.w, ra2)).dot(n) + bias2;
     let (k11, k12, k22) = (c.k[0], c.k[1], c.k[2]);
     let a = Vec2::new(p1.normal_impulse, p2.normal_impulse);
     // b = vn - K·a, so that vn(x) = K·x + b.
@@ -372,7 +381,6 @@ fn solve_normal_block(
     p2.normal_impulse = x.y;
     p1.max_normal_impulse = p1.max_normal_impulse.max(x.x);
     p2.max_normal_impulse = p2.max_normal_impulse.max(x.y);
-    let (ra1, rb1, ra2, rb2) = (p1.ra, p1.rb, p2.ra, p2.rb);
     apply(ba, bb, ra1, rb1, d.x * n);
     apply(ba, bb, ra2, rb2, d.y * n);
 }
@@ -390,7 +398,7 @@ pub(crate) fn solve_positions(
         let (mut ba, mut bb) = pair_mut(bodies, c.a, c.b);
         let n = c.normal;
         for p in &c.points[..c.count] {
-            let (s, ra, rb) = current_separation(p, n, &ba, &bb);
+            let (s, ra, rb) = current_point(p, n, &ba, &bb);
             min_sep = min_sep.min(s);
             let correction =
                 (prm.position_correction * (s + prm.linear_slop)).clamp(-prm.max_correction, 0.0);
@@ -433,18 +441,15 @@ pub(crate) fn apply_restitution(
             if p.approach > -prm.restitution_threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let dv = bb.v + cross_sv(bb.w, p.rb) - ba.v - cross_sv(ba.w, p.ra);
+            let (_, ra, rb) = current_point(p, n, &ba, &bb);
+            let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
             let vn = dv.dot(n);
             let new =
                 (p.normal_impulse - p.normal_mass * (vn + c.restitution * p.approach)).max(0.0);
             let delta = new - p.normal_impulse;
             p.normal_impulse = new;
             p.max_normal_impulse = p.max_normal_impulse.max(new);
-            let impulse = delta * n;
-            ba.v -= ba.inv_mass * impulse;
-            ba.w -= ba.inv_inertia * cross(p.ra, impulse);
-            bb.v += bb.inv_mass * impulse;
-            bb.w += bb.inv_inertia * cross(p.rb, impulse);
+            apply(&mut ba, &mut bb, ra, rb, delta * n);
         }
         write_back(bodies, c.a, c.b, ba, bb);
     }
