@@ -2,7 +2,8 @@
 //!
 //! The simulation runs on the world's fixed `dt` with an accumulator fed by the
 //! frame time times the time scale, so it is independent of the frame rate; at
-//! most [`MAX_CATCH_UP`] steps run per frame and any larger backlog is dropped.
+//! most [`MAX_CATCH_UP`] steps (and about 25 ms of stepping) run per frame and
+//! any larger backlog is dropped.
 //! In capture mode (`--frames`) each frame takes exactly `--steps-per-frame`
 //! steps and no input or wall-clock time is read.
 
@@ -21,11 +22,14 @@ use super::theme;
 use super::tools::{self, ButtonTarget, SpawnKind, Spawner, Tool};
 use super::PlayArgs;
 use macroquad::prelude::*;
-use minkowski::{Aabb, BodyDef, BodyId, BodyKind, World};
+use minkowski::scene::{BodySpec, Scene};
+use minkowski::{Aabb, BodyId, BodyKind, World};
 use std::path::PathBuf;
 
 /// Most simulation steps per frame when catching up.
 pub const MAX_CATCH_UP: u32 = 8;
+/// Wall-clock seconds per frame spent stepping before the backlog is dropped.
+const CATCH_UP_BUDGET: f32 = 0.025;
 /// Longest frame time fed to the accumulator (s): a stall is not replayed.
 const MAX_FRAME_TIME: f32 = 0.25;
 /// Time scales reachable with `[` and `]`.
@@ -52,6 +56,8 @@ enum Gesture {
 pub struct App {
     scene_path: Option<PathBuf>,
     scene_name: String,
+    /// The scene the world was built from (recordings embed it).
+    scene: Scene,
     /// The world as loaded, for R.
     initial: World,
     world: World,
@@ -111,20 +117,23 @@ impl App {
             steps_per_frame: args.steps_per_frame.unwrap_or(1),
             out: args.screenshot.clone(),
         });
-        let (world, name, scene_path, player) = match &args.replay {
+        let (loaded, scene_path, player) = match &args.replay {
             Some(path) => {
-                let (w, name, p) = Player::load(path)?;
-                (w, name, None, Some(p))
+                let (scene, p) = Player::load(path)?;
+                let mut loaded = scenes::from_scene(scene, None)?;
+                loaded.name = format!("replay: {}", path.display());
+                (loaded, None, Some(p))
             }
             None => {
                 let path = args.scene.clone().or_else(scenes::default_path);
-                let loaded = scenes::load(path.as_deref())?;
-                (loaded.world, loaded.name, path, None)
+                (scenes::load(path.as_deref())?, path, None)
             }
         };
+        let world = loaded.world;
         let mut app = App {
             scene_path,
-            scene_name: name,
+            scene_name: loaded.name,
+            scene: loaded.scene,
             initial: world.clone(),
             world,
             cam: Camera::fit(Aabb::new(Vec2::ZERO, Vec2::ONE), Vec2::new(1280.0, 720.0)),
@@ -245,10 +254,15 @@ impl App {
         let dt = self.world.settings().dt;
         self.acc += frame_dt.min(MAX_FRAME_TIME) * self.time_scale();
         let mut n = 0;
+        let started = std::time::Instant::now();
         while self.acc >= dt && n < MAX_CATCH_UP {
             self.step_once();
             self.acc -= dt;
             n += 1;
+            // Heavy scenes: keep the window responsive rather than catch up.
+            if started.elapsed().as_secs_f32() > CATCH_UP_BUDGET {
+                break;
+            }
         }
         if self.acc >= dt {
             // Too far behind: drop the backlog rather than spiral.
@@ -262,6 +276,22 @@ impl App {
             p.apply_due(&mut self.world);
         }
         self.world.step();
+        let replay = self
+            .player
+            .as_ref()
+            .map(|p| (p.check(&self.world), self.world.step_index() == p.last_step));
+        if let (Some((diverged, at_end)), None) = (replay, &self.capture) {
+            if let Some(msg) = diverged {
+                self.toast(msg, theme::ERROR);
+            }
+            if at_end {
+                self.paused = true;
+                self.toast(
+                    "end of the recording: paused (Space plays on, R restarts)".into(),
+                    theme::OK,
+                );
+            }
+        }
         self.stats.step(self.world.timings());
         if let Some(r) = self.recorder.as_mut() {
             r.after_step(&self.world);
@@ -348,6 +378,7 @@ impl App {
         match scenes::load(Some(&path)) {
             Ok(loaded) => {
                 self.scene_name = loaded.name;
+                self.scene = loaded.scene;
                 self.initial = loaded.world.clone();
                 self.inspector = None;
                 self.inspector_open = false;
@@ -370,8 +401,13 @@ impl App {
             );
             return;
         }
-        let list = scenes::list(self.scene_path.as_deref());
-        match scenes::neighbour(&list, self.scene_path.as_deref(), delta) {
+        // The built-in default scene stands in for scenes/default.ron.
+        let current = self
+            .scene_path
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(scenes::DEFAULT_SCENE));
+        let list = scenes::list(Some(&current));
+        match scenes::neighbour(&list, Some(&current), delta) {
             Some(p) => self.open_scene(p),
             None => self.toast("no scenes found in scenes/".into(), theme::TEXT_DIM),
         }
@@ -388,6 +424,7 @@ impl App {
         match scenes::load(Some(&path)) {
             Ok(loaded) => {
                 self.scene_name = loaded.name;
+                self.scene = loaded.scene;
                 self.initial = loaded.world.clone();
                 self.set_world(loaded.world);
                 self.load_error = None;
@@ -425,13 +462,14 @@ impl App {
             );
             return;
         }
-        match Session::start(self.scene_path.as_deref(), &self.world) {
-            Ok(s) => {
-                self.toast(format!("recording to {}", s.path().display()), theme::ERROR);
-                self.recorder = Some(s);
-            }
-            Err(e) => self.toast(e, theme::ERROR),
-        }
+        // A recording replays from the scene file, so it starts from the scene.
+        self.set_world(self.initial.clone());
+        let s = Session::start(&self.scene, &self.scene_name);
+        self.toast(
+            format!("scene restarted; recording to {}", s.path().display()),
+            theme::ERROR,
+        );
+        self.recorder = Some(s);
     }
 
     fn scrub(&mut self, delta: i32) {
@@ -535,7 +573,9 @@ impl App {
                 if !is_mouse_button_down(MouseButton::Left) {
                     let v = (world_pt - from) * THROW_GAIN;
                     let shape = self.spawner.shape(self.last_spawn);
-                    self.act(Action::Spawn(BodyDef::new(shape, from).velocity(v)));
+                    let mut spec = BodySpec::new(shape, from);
+                    spec.vel = v;
+                    self.act(Action::Spawn(spec));
                     self.gesture = Gesture::Idle;
                 }
             }
@@ -567,7 +607,7 @@ impl App {
         }
         if let Some(kind) = self.tool.spawn_kind() {
             let shape = self.spawner.shape(kind);
-            self.act(Action::Spawn(BodyDef::new(shape, at)));
+            self.act(Action::Spawn(BodySpec::new(shape, at)));
             return;
         }
         match self.tool {
@@ -823,10 +863,13 @@ impl App {
             return Some(("REC".into(), theme::ERROR));
         }
         self.player.as_ref().map(|p| {
-            (
-                format!("REPLAY {}/{}", self.world.step_index(), p.last_step),
-                theme::OK,
-            )
+            let k = self.world.step_index();
+            let text = if k >= p.last_step {
+                format!("REPLAY ended at {}", p.last_step)
+            } else {
+                format!("REPLAY {k}/{}", p.last_step)
+            };
+            (text, theme::OK)
         })
     }
 

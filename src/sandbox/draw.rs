@@ -114,11 +114,19 @@ pub fn grid(cam: &Camera) {
 /// Draws one body: fill, outline and rotation mark.
 pub fn body(cam: &Camera, body: &Body, selected: bool) {
     let xf = body.transform();
+    let base = body_color(body);
+    // Level of detail: a body a few pixels across is drawn as a dot.
+    let r_px = body.shape().bounding_radius() * cam.scale;
+    if r_px < 2.5 && !selected {
+        let c = cam.to_screen(body.center_of_mass());
+        let h = r_px.max(0.75);
+        draw_rectangle(c.x - h, c.y - h, 2.0 * h, 2.0 * h, shade(base, 0.1));
+        return;
+    }
     let pts: Vec<Vec2> = outline(body.shape(), &xf, cam.scale)
         .into_iter()
         .map(|p| cam.to_screen(p))
         .collect();
-    let base = body_color(body);
     let fill = with_alpha(shade(base, -0.35), 0.85);
     let edge = if selected {
         theme::SELECTED
@@ -152,6 +160,9 @@ pub fn body(cam: &Camera, body: &Body, selected: bool) {
             }
         }
     };
+    if r_px < 6.0 {
+        return;
+    }
     let origin = body.center_of_mass();
     // Long bodies (grounds, walls) get a short mark rather than a line across.
     let tip = lc + Vec2::new((reach * 0.92).min(1.0), 0.0);

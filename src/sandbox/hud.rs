@@ -217,25 +217,24 @@ pub fn draw_toasts(toasts: &[Toast], now: f64, screen: Vec2) {
 
 /// Draws a persistent error banner (invalid scene edit) at the top centre.
 pub fn draw_error(msg: &str, screen: Vec2) {
-    let lines: Vec<&str> = msg.lines().take(6).collect();
+    let x = 350.0f32.min(screen.x * 0.3);
+    let max_w = screen.x - x - 8.0 - 24.0;
+    let lines: Vec<String> = theme::wrap(msg, theme::FONT, max_w)
+        .into_iter()
+        .take(6)
+        .collect();
+    let title = "scene error - still showing the last good version";
     let w = lines
         .iter()
         .map(|l| theme::text_width(l, theme::FONT))
-        .fold(0.0, f32::max)
-        .min(screen.x - 380.0)
+        .fold(theme::text_width(title, theme::FONT), f32::max)
+        .min(max_w)
         + 24.0;
     let h = (lines.len() + 1) as f32 * theme::LINE + 12.0;
-    let x = ((screen.x - w) * 0.5).max(350.0);
     let y = 8.0;
     draw_rectangle(x, y, w, h, Color::new(0.25, 0.04, 0.05, 0.94));
     draw_rectangle_lines(x, y, w, h, 1.5, theme::ERROR);
-    theme::text(
-        "scene error - still showing the last good version",
-        x + 12.0,
-        y + 6.0,
-        theme::FONT,
-        theme::ERROR,
-    );
+    theme::text(title, x + 12.0, y + 6.0, theme::FONT, theme::ERROR);
     for (i, l) in lines.iter().enumerate() {
         theme::text(
             l,

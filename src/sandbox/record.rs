@@ -1,26 +1,50 @@
-//! Recording and replay of user input, in the `.replay.ron` format of the
-//! scenes-and-replays module: the scene plus every world-changing action keyed
-//! by the step it was applied before.
+//! Recording and replay of user input, in the `.replay.ron` format of
+//! `minkowski::replay`: the scene plus every world-changing action keyed by the
+//! step it was applied before, with state-hash checkpoints.
 //!
-//! Until that module is part of the build, recording and replay report that
-//! they are unavailable; everything they need already flows through
-//! [`super::actions::apply`].
+//! Recording always starts from the freshly built scene (F5 resets first), since
+//! a recording replays from the scene file. Replays are checked against their
+//! checkpoints as they play; a divergence is reported on screen.
 
 use super::actions::Action;
+use minkowski::replay::{apply_input, Recorder, Recording};
+use minkowski::scene::Scene;
 use minkowski::World;
 use std::path::{Path, PathBuf};
 
 /// An active recording.
 pub struct Session {
     path: PathBuf,
-    events: Vec<(u64, Action)>,
+    rec: Recorder,
 }
 
 impl Session {
-    /// Starts recording the scene at `scene` (its file), from the world's current step.
-    pub fn start(scene: Option<&Path>, _world: &World) -> Result<Session, String> {
-        let _ = scene;
-        Err("recording needs the scenes-and-replays module, which this build lacks".into())
+    /// Starts recording a world freshly built from `scene`; the file will be
+    /// `<name>-NNN.replay.ron` in the current directory.
+    pub fn start(scene: &Scene, name: &str) -> Session {
+        let stem: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let stem = if stem.is_empty() {
+            "scene".to_string()
+        } else {
+            stem
+        };
+        let path = (1..10_000)
+            .map(|i| PathBuf::from(format!("{stem}-{i:03}.replay.ron")))
+            .find(|p| !p.exists())
+            .unwrap_or_else(|| PathBuf::from(format!("{stem}.replay.ron")));
+        Session {
+            path,
+            rec: Recorder::new(scene.clone()),
+        }
     }
 
     /// Where it will be saved.
@@ -30,32 +54,46 @@ impl Session {
 
     /// Notes an action applied before step `step`.
     pub fn record(&mut self, step: u64, action: &Action) {
-        self.events.push((step, action.clone()));
+        self.rec.record(step, action.clone());
     }
 
     /// Notes the world after a step (checkpoints).
-    pub fn after_step(&mut self, _world: &World) {}
+    pub fn after_step(&mut self, world: &World) {
+        self.rec.after_step(world);
+    }
 
     /// Stops and writes the file.
     pub fn finish(self) -> Result<PathBuf, String> {
-        Err("recording needs the scenes-and-replays module".into())
+        let recording = self.rec.finish();
+        recording
+            .save(&self.path)
+            .map_err(|e| format!("{}: {e}", self.path.display()))?;
+        Ok(self.path)
     }
 }
 
 /// A recording being played back.
 pub struct Player {
     events: Vec<(u64, Action)>,
+    checkpoints: Vec<(u64, u64)>,
     cursor: usize,
-    /// Last step with an event.
+    /// The step the recording runs to.
     pub last_step: u64,
 }
 
 impl Player {
-    /// Loads a `.replay.ron` file: the world at step 0, its name, and the player.
-    pub fn load(path: &Path) -> Result<(World, String, Player), String> {
-        Err(format!(
-            "{}: replays need the scenes-and-replays module, which this build lacks",
-            path.display()
+    /// Loads a `.replay.ron` file: its scene and the player.
+    pub fn load(path: &Path) -> Result<(Scene, Player), String> {
+        let rec = Recording::load(path).map_err(|e| e.to_string())?;
+        let last_step = rec.end_step();
+        Ok((
+            rec.scene,
+            Player {
+                events: rec.events,
+                checkpoints: rec.checkpoints,
+                cursor: 0,
+                last_step,
+            },
         ))
     }
 
@@ -66,9 +104,23 @@ impl Player {
                 break;
             }
             if *k == world.step_index() {
-                let _ = super::actions::apply(world, ev);
+                apply_input(world, ev);
             }
             self.cursor += 1;
+        }
+    }
+
+    /// After a step: a message if the world's state hash differs from the
+    /// recording's checkpoint for this step.
+    pub fn check(&self, world: &World) -> Option<String> {
+        let k = world.step_index();
+        let i = self.checkpoints.partition_point(|(s, _)| *s < k);
+        match self.checkpoints.get(i) {
+            Some(&(s, h)) if s == k && h != world.state_hash() => Some(format!(
+                "replay diverged at step {k}: state hash {:016x}, recorded {h:016x}",
+                world.state_hash()
+            )),
+            _ => None,
         }
     }
 

@@ -141,3 +141,27 @@ pub fn dashed(from: Vec2, to: Vec2, dash: f32, thickness: f32, color: Color) {
         t += dash * 2.0;
     }
 }
+
+/// Splits `s` into lines no wider than `max_w` pixels at `size`, breaking at
+/// spaces where possible.
+pub fn wrap(s: &str, size: f32, max_w: f32) -> Vec<String> {
+    let mut out = Vec::new();
+    for para in s.lines() {
+        let mut line = String::new();
+        for word in para.split(' ') {
+            let candidate = if line.is_empty() {
+                word.to_string()
+            } else {
+                format!("{line} {word}")
+            };
+            if text_width(&candidate, size) <= max_w || line.is_empty() {
+                line = candidate;
+            } else {
+                out.push(std::mem::take(&mut line));
+                line = word.to_string();
+            }
+        }
+        out.push(line);
+    }
+    out
+}

@@ -4,6 +4,8 @@
 use super::theme;
 use ::rand::{RngExt, SeedableRng};
 use macroquad::prelude::*;
+use minkowski::scene::ShapeSpec;
+use minkowski::Polygon;
 use rand_chacha::ChaCha8Rng;
 
 /// What the left mouse button does.
@@ -130,14 +132,17 @@ impl Spawner {
         }
     }
 
-    /// A new shape of the given kind.
-    pub fn shape(&mut self, kind: SpawnKind) -> minkowski::Shape {
-        use minkowski::Shape;
+    /// A new shape of the given kind, as a scene-file shape (spawns are
+    /// recorded in that form).
+    pub fn shape(&mut self, kind: SpawnKind) -> ShapeSpec {
         match kind {
-            SpawnKind::Box => Shape::rect(0.4, 0.3),
-            SpawnKind::Circle => Shape::circle(0.35),
-            SpawnKind::Ellipse => Shape::ellipse(0.5, 0.3),
-            SpawnKind::Capsule => Shape::capsule(0.3, 0.22),
+            SpawnKind::Box => ShapeSpec::Rect { hx: 0.4, hy: 0.3 },
+            SpawnKind::Circle => ShapeSpec::Circle { r: 0.35 },
+            SpawnKind::Ellipse => ShapeSpec::Ellipse { rx: 0.5, ry: 0.3 },
+            SpawnKind::Capsule => ShapeSpec::Capsule {
+                half_height: 0.3,
+                r: 0.22,
+            },
             SpawnKind::Polygon => loop {
                 // Points at sorted random angles on a wobbly circle; their hull is
                 // convex by construction. Retry the rare degenerate draw.
@@ -146,16 +151,16 @@ impl Spawner {
                     .map(|_| self.rng.random_range(0.0..std::f32::consts::TAU))
                     .collect();
                 angles.sort_by(f32::total_cmp);
-                let pts: Vec<minkowski::Vec2> = angles
+                let pts: Vec<Vec2> = angles
                     .iter()
                     .map(|a| {
                         let r = self.rng.random_range(0.3..0.55f32);
-                        minkowski::Vec2::new(a.cos(), a.sin()) * r
+                        Vec2::new(a.cos(), a.sin()) * r
                     })
                     .collect();
-                if let Ok(s) = Shape::convex_hull(&pts) {
-                    if s.mass_properties(1.0).mass > 0.05 {
-                        return s;
+                if let Ok(p) = Polygon::convex_hull(&pts) {
+                    if p.area_centroid_moment().0 > 0.05 {
+                        return ShapeSpec::Polygon(p.vertices().to_vec());
                     }
                 }
             },
@@ -186,27 +191,31 @@ pub enum ButtonTarget {
     Overlay(usize),
 }
 
-/// Layout of the toolbar: tools on the left, overlay toggles on the right.
+/// Layout of the toolbar: tools on the left, overlay toggles on the right,
+/// shrunk to fit narrow windows.
 pub fn buttons(screen: Vec2, overlay_labels: &[&str]) -> Vec<Button> {
     let y = screen.y - TOOLBAR_H + 5.0;
     let h = TOOLBAR_H - 10.0;
+    let ow = 62.0;
+    let full = Tool::ALL.len() as f32 * (BUTTON_W + GAP) + overlay_labels.len() as f32 * (ow + GAP);
+    let k = ((screen.x - 28.0) / full).min(1.0);
+    let (bw, ow, gap) = (BUTTON_W * k, ow * k, GAP * k);
     let mut out = Vec::new();
     let mut x = 8.0;
     for t in Tool::ALL {
         out.push(Button {
-            rect: Rect::new(x, y, BUTTON_W, h),
+            rect: Rect::new(x, y, bw, h),
             target: ButtonTarget::Tool(t),
         });
-        x += BUTTON_W + GAP;
+        x += bw + gap;
     }
-    let ow = 62.0;
-    let mut x = screen.x - 8.0 - overlay_labels.len() as f32 * (ow + GAP) + GAP;
+    let mut x = screen.x - 8.0 - overlay_labels.len() as f32 * (ow + gap) + gap;
     for i in 0..overlay_labels.len() {
         out.push(Button {
             rect: Rect::new(x, y, ow, h),
             target: ButtonTarget::Overlay(i),
         });
-        x += ow + GAP;
+        x += ow + gap;
     }
     out
 }
@@ -266,16 +275,28 @@ pub fn draw_toolbar(
         };
         draw_rectangle_lines(r.x, r.y, r.w, r.h, 1.0, border);
         let key_s = key.to_string();
-        theme::text(
-            &key_s,
-            r.x + 5.0,
-            r.y + 6.0,
-            theme::FONT_SMALL,
-            theme::TEXT_DIM,
-        );
         let color = if on { theme::ACCENT } else { theme::TEXT };
         let w = theme::text_width(label, theme::FONT_SMALL);
-        let lx = (r.x + 14.0 + (r.w - 14.0 - w) * 0.5).max(r.x + 14.0);
-        theme::text(label, lx, r.y + 6.0, theme::FONT_SMALL, color);
+        if w + 18.0 <= r.w {
+            theme::text(
+                &key_s,
+                r.x + 5.0,
+                r.y + 6.0,
+                theme::FONT_SMALL,
+                theme::TEXT_DIM,
+            );
+            let lx = (r.x + 14.0 + (r.w - 14.0 - w) * 0.5).max(r.x + 14.0);
+            theme::text(label, lx, r.y + 6.0, theme::FONT_SMALL, color);
+        } else {
+            // Too narrow for the label: the key alone, centred.
+            let kw = theme::text_width(&key_s, theme::FONT_SMALL);
+            theme::text(
+                &key_s,
+                r.x + (r.w - kw) * 0.5,
+                r.y + 6.0,
+                theme::FONT_SMALL,
+                color,
+            );
+        }
     }
 }
