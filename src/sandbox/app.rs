@@ -89,6 +89,8 @@ pub struct App {
     inspect_arg: Option<(u32, u32, Option<usize>)>,
     /// F12 was pressed: save this frame.
     pending_screenshot: bool,
+    /// `--view`: the world rectangle to show at start-up instead of the scene.
+    view: Option<Aabb>,
 }
 
 impl App {
@@ -162,6 +164,7 @@ impl App {
             capture,
             inspect_arg,
             pending_screenshot: false,
+            view: args.view.as_deref().map(parse_view).transpose()?,
         };
         app.rewind.after_step(&app.world);
         app.apply_inspect_arg()?;
@@ -209,7 +212,10 @@ impl App {
             let screen = Vec2::new(screen_width(), screen_height());
             self.cam.resize(screen);
             if !self.cam_fitted {
-                self.fit_camera();
+                match self.view {
+                    Some(v) => self.cam.fit_to(v),
+                    None => self.fit_camera(),
+                }
                 self.cam_fitted = true;
             }
             match self.capture.clone() {
@@ -916,4 +922,18 @@ impl App {
             );
         }
     }
+}
+
+/// Parses `--view x0,y0,x1,y1`.
+fn parse_view(s: &str) -> Result<Aabb, String> {
+    let bad = || format!("--view {s:?}: expected x0,y0,x1,y1 in metres, e.g. -5,0,5,6");
+    let v: Vec<f32> = s
+        .split(',')
+        .map(|x| x.trim().parse::<f32>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    if v.len() != 4 || v.iter().any(|x| !x.is_finite()) || v[0] == v[2] || v[1] == v[3] {
+        return Err(bad());
+    }
+    let (a, b) = (Vec2::new(v[0], v[1]), Vec2::new(v[2], v[3]));
+    Ok(Aabb::new(a.min(b), a.max(b)))
 }

@@ -28,6 +28,7 @@ pub const CONTROLS: &[(&str, &[(&str, &str)])] = &[
             ("8", "delete the body under the cursor"),
             ("9", "inspect: click A then B (GJK/EPA)"),
             ("Esc", "cancel / clear selection / close panels"),
+            ("Toolbar click", "choose a tool or toggle an overlay"),
         ],
     ),
     (

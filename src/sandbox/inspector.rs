@@ -231,7 +231,7 @@ pub fn panel_rect(screen: Vec2) -> Rect {
 /// Draws the inspector panel.
 pub fn draw_panel(insp: &Inspector, trace: &Trace, screen: Vec2) {
     let r = panel_rect(screen);
-    draw_rectangle(r.x, r.y, r.w, r.h, Color::new(0.035, 0.04, 0.055, 0.95));
+    draw_rectangle(r.x, r.y, r.w, r.h, Color::new(0.035, 0.04, 0.055, 1.0));
     draw_rectangle_lines(r.x, r.y, r.w, r.h, 1.0, theme::PANEL_BORDER);
     let pad = 10.0;
     let mut y = r.y + pad;

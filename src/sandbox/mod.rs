@@ -57,6 +57,9 @@ pub struct PlayArgs {
     /// Window size in pixels (default 1280x720).
     #[arg(long, value_name = "WxH")]
     pub size: Option<String>,
+    /// Show this world rectangle instead of fitting the scene: `--view x0,y0,x1,y1` (m).
+    #[arg(long, value_name = "X0,Y0,X1,Y1", allow_hyphen_values = true)]
+    pub view: Option<String>,
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
