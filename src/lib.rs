@@ -23,10 +23,12 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod broadphase;
 pub mod collision;
 pub mod math;
 pub mod shape;
 
+pub use broadphase::{SapConfig, SweepAndPrune};
 pub use collision::Aabb;
 pub use math::{Iso, Rot, Vec2};
 pub use shape::{Polygon, Shape, ShapeError, SupportMap};
