@@ -139,16 +139,33 @@ fn merge_back(v: &mut Vec<Entry>, add: &[Entry]) {
     }
 }
 
-/// The entries whose sweep interval may reach `[s0, s1]` (m): those whose
-/// lower end lies in `[s0 - max_len, s1]`, widened by a relative slack that covers
-/// the rounding of `s1 - s0` when `max_len` was measured.
+/// The entries whose sweep interval may reach `[s0, s1]` (m): those whose lower end
+/// lies in `[s0 - max_len, s1]`, widened by a relative slack that covers the rounding
+/// of `s1 - s0` when `max_len` was measured. One binary search, then a linear scan.
 #[inline]
-pub(crate) fn window(v: &[Entry], s0: f32, s1: f32, max_len: f32) -> &[Entry] {
+pub(crate) fn window(v: &[Entry], s0: f32, s1: f32, max_len: f32) -> impl Iterator<Item = &Entry> {
     let lo = s0 as f64 - max_len as f64 * (1.0 + 1e-6) - (s0 as f64).abs() * 1e-6;
     let start = v.partition_point(|e| (e.s0 as f64) < lo);
-    let rest = &v[start..];
-    let len = rest.partition_point(|e| e.s0 <= s1);
-    &rest[..len]
+    v[start..].iter().take_while(move |e| e.s0 <= s1)
+}
+
+/// Calls `f(id)` for every entry of region `band` whose box overlaps `probe`'s box,
+/// skipping the pairs that an earlier band shared by both boxes already reports.
+/// The window covers the sweep axis; the test confirms the sweep axis's upper end and
+/// the cross axis. Closed intervals: touching counts.
+#[inline]
+pub(crate) fn overlapping(
+    v: &[Entry],
+    band: i32,
+    probe: &Entry,
+    max_len: f32,
+    mut f: impl FnMut(u32),
+) {
+    for e in window(v, probe.s0, probe.s1, max_len) {
+        if e.s1 >= probe.s0 && e.p0 <= probe.p1 && probe.p0 <= e.p1 && probe.lo.max(e.lo) == band {
+            f(e.id);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -216,8 +233,7 @@ mod tests {
     #[test]
     fn window_finds_reaching_entries() {
         let v: Vec<Entry> = (0..10).map(|i| e(i as f32, i)).collect();
-        let w = window(&v, 4.5, 5.0, 1.0);
-        let ids: Vec<u32> = w.iter().map(|x| x.id).collect();
+        let ids: Vec<u32> = window(&v, 4.5, 5.0, 1.0).map(|x| x.id).collect();
         assert_eq!(ids, vec![4, 5]);
     }
 }

@@ -56,10 +56,6 @@ struct Placed {
 struct Body {
     /// The id is in use.
     present: bool,
-    /// Static bodies never pair with each other.
-    is_static: bool,
-    /// The fat box, presence or static flag changed since the last refresh.
-    dirty: bool,
     /// The current fat box (m); `None` while the body is parked on an invalid box.
     fat: Option<Aabb>,
     /// Where the structure holds it, as of the last refresh.
@@ -72,8 +68,46 @@ struct Scratch {
     changes: Vec<(i32, Change)>,
     entries: Vec<Entry>,
     found: Vec<Pair>,
-    kept: Vec<Pair>,
+    next: Vec<Pair>,
     old: Vec<Pair>,
+}
+
+/// A growable bitset over body ids.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    #[inline]
+    fn get(&self, id: u32) -> bool {
+        self.0
+            .get(id as usize / 64)
+            .is_some_and(|w| w >> (id % 64) & 1 == 1)
+    }
+
+    #[inline]
+    fn set(&mut self, id: u32) {
+        let w = id as usize / 64;
+        if w >= self.0.len() {
+            self.0.resize(w + 1, 0);
+        }
+        self.0[w] |= 1 << (id % 64);
+    }
+
+    #[inline]
+    fn assign(&mut self, id: u32, on: bool) {
+        if on {
+            self.set(id);
+        } else {
+            self.clear(id);
+        }
+    }
+
+    #[inline]
+    fn clear(&mut self, id: u32) {
+        if let Some(w) = self.0.get_mut(id as usize / 64) {
+            *w &= !(1 << (id % 64));
+        }
+    }
 }
 
 /// Incremental sweep-and-prune over fat AABBs, split into regions (multi-SAP).
@@ -123,8 +157,14 @@ pub struct SweepAndPrune {
     bands: BTreeMap<i32, Vec<Entry>>,
     /// Ids of large bodies, sorted.
     large: Vec<u32>,
-    /// Ids marked dirty since the last refresh (unsorted until the refresh).
+    /// Ids whose fat box, presence or static flag changed since the last refresh
+    /// (unsorted until the refresh).
     dirty: Vec<u32>,
+    /// The same ids as a bitset: the pair refresh tests every old pair against it,
+    /// and one bit per body stays in L1 cache where a field of `Body` would not.
+    dirty_bits: Bits,
+    /// Static flags by id, a bitset for the same reason.
+    static_bits: Bits,
     pairs: Vec<Pair>,
     added: Vec<Pair>,
     removed: Vec<Pair>,
@@ -157,6 +197,8 @@ impl SweepAndPrune {
             bands: BTreeMap::new(),
             large: Vec::new(),
             dirty: Vec::new(),
+            dirty_bits: Bits::default(),
+            static_bits: Bits::default(),
             pairs: Vec::new(),
             added: Vec::new(),
             removed: Vec::new(),
@@ -199,10 +241,10 @@ impl SweepAndPrune {
             self.count += 1;
         }
         b.present = true;
-        b.is_static = is_static;
         b.fat = tight
             .is_valid()
             .then(|| make_fat(&tight, Vec2::ZERO, margin, 0.0));
+        self.static_bits.assign(id, is_static);
         self.mark(id);
     }
 
@@ -248,11 +290,10 @@ impl SweepAndPrune {
     /// [`update`](Self::update)); they cost the same as dynamic ones per move, but the
     /// world should expect it to be rare. Unknown ids are ignored.
     pub fn set_static(&mut self, id: u32, is_static: bool) {
-        if let Some(b) = self.bodies.get_mut(id as usize).filter(|b| b.present) {
-            if b.is_static != is_static {
-                b.is_static = is_static;
-                self.mark(id);
-            }
+        let present = self.bodies.get(id as usize).is_some_and(|b| b.present);
+        if present && self.static_bits.get(id) != is_static {
+            self.static_bits.assign(id, is_static);
+            self.mark(id);
         }
     }
 
@@ -292,12 +333,18 @@ impl SweepAndPrune {
             return;
         }
         self.dirty.sort_unstable();
+        let mut found = std::mem::take(&mut self.scratch.found);
+        found.clear();
         if !rebuilt {
-            self.apply_dirty();
+            self.apply_dirty(&mut found);
         }
-        self.refresh_pairs();
+        self.find_other_pairs(rebuilt, &mut found);
+        found.sort_unstable();
+        found.dedup();
+        self.merge_pairs(&found);
+        self.scratch.found = found;
         for &id in &self.dirty {
-            self.bodies[id as usize].dirty = false;
+            self.dirty_bits.clear(id);
         }
         self.dirty.clear();
     }
@@ -315,7 +362,7 @@ impl SweepAndPrune {
         // The regions hold each body as of the last refresh; bodies changed since then
         // are skipped there and tested directly against their current fat box.
         self.visit(&q, lo, hi, |o| {
-            if !self.bodies[o as usize].dirty {
+            if !self.dirty_bits.get(o) {
                 out.push(o);
             }
         });
@@ -330,9 +377,8 @@ impl SweepAndPrune {
     }
 
     fn mark(&mut self, id: u32) {
-        let b = &mut self.bodies[id as usize];
-        if !b.dirty {
-            b.dirty = true;
+        if !self.dirty_bits.get(id) {
+            self.dirty_bits.set(id);
             self.dirty.push(id);
         }
     }
@@ -486,8 +532,10 @@ impl SweepAndPrune {
         }
     }
 
-    /// Moves the entries of every dirty body (sorted ids) to their new places.
-    fn apply_dirty(&mut self) {
+    /// Moves the entries of every dirty body (sorted ids) to their new places and,
+    /// region by region while the region is still in cache, pushes onto `found` the
+    /// pairs each moved entry makes within that region.
+    fn apply_dirty(&mut self, found: &mut Vec<Pair>) {
         let mut changes = std::mem::take(&mut self.scratch.changes);
         changes.clear();
         for k in 0..self.dirty.len() {
@@ -544,6 +592,14 @@ impl SweepAndPrune {
             group.extend(chunk.iter().map(|&(_, c)| c));
             let v = self.bands.entry(band).or_default();
             region::apply(v, &group, &mut self.scratch.entries);
+            // Every region now holds its final boxes and `max_len` bounds them all, so
+            // this region's pairs can be read off before moving to the next one.
+            let flags = (&self.static_bits, &self.dirty_bits);
+            for e in group.iter().filter_map(|c| c.new.as_ref()) {
+                region::overlapping(v, band, e, self.max_len, |o| {
+                    push_pair(flags, e.id, o, found);
+                });
+            }
             if v.is_empty() {
                 self.bands.remove(&band);
             }
@@ -556,13 +612,17 @@ impl SweepAndPrune {
     /// only in the first band both cover, so nothing needs de-duplicating.
     fn visit(&self, fat: &Aabb, lo: i32, hi: i32, mut f: impl FnMut(u32)) {
         let (s0, s1, p0, p1) = self.split(fat);
+        let id = u32::MAX;
+        let probe = Entry {
+            s0,
+            s1,
+            p0,
+            p1,
+            id,
+            lo,
+        };
         for (&band, v) in self.bands.range(lo..=hi) {
-            for e in region::window(v, s0, s1, self.max_len) {
-                // Confirm on the sweep axis's upper end, then on the cross axis.
-                if e.s1 >= s0 && e.p0 <= p1 && p0 <= e.p1 && lo.max(e.lo) == band {
-                    f(e.id);
-                }
-            }
+            region::overlapping(v, band, &probe, self.max_len, &mut f);
         }
         for &l in &self.large {
             if self.bodies[l as usize].fat.is_some_and(|b| b.overlaps(fat)) {
@@ -571,46 +631,69 @@ impl SweepAndPrune {
         }
     }
 
-    /// Finds the pairs of every dirty body, diffs them against the old ones and merges
-    /// them into the set. The structure must already hold every current fat box.
-    fn refresh_pairs(&mut self) {
-        let mut found = std::mem::take(&mut self.scratch.found);
-        found.clear();
+    /// Pushes onto `found` the pairs of dirty bodies not found region by region: all
+    /// pairs after a rebuild, and otherwise those involving a large body.
+    fn find_other_pairs(&self, rebuilt: bool, found: &mut Vec<Pair>) {
         for &d in &self.dirty {
             let b = self.bodies[d as usize];
             let (Some(fat), Some(p)) = (b.fat.filter(|_| b.present), b.placed) else {
                 continue;
             };
-            self.visit(&fat, p.lo, p.hi, |o| {
-                let other = &self.bodies[o as usize];
-                // A pair of two dirty bodies is found from both; keep the lower id's.
-                if o == d || (b.is_static && other.is_static) || (other.dirty && o < d) {
-                    return;
+            let flags = (&self.static_bits, &self.dirty_bits);
+            if rebuilt || p.large {
+                self.visit(&fat, p.lo, p.hi, |o| push_pair(flags, d, o, found));
+                continue;
+            }
+            for &l in &self.large {
+                if self.bodies[l as usize]
+                    .fat
+                    .is_some_and(|f| f.overlaps(&fat))
+                {
+                    push_pair(flags, d, l, found);
                 }
-                found.push(if d < o { (d, o) } else { (o, d) });
-            });
-        }
-        found.sort_unstable();
-        found.dedup();
-
-        let mut kept = std::mem::take(&mut self.scratch.kept);
-        let mut old = std::mem::take(&mut self.scratch.old);
-        kept.clear();
-        old.clear();
-        for &p in &self.pairs {
-            let touched = self.bodies[p.0 as usize].dirty || self.bodies[p.1 as usize].dirty;
-            if touched {
-                old.push(p);
-            } else {
-                kept.push(p);
             }
         }
-        pairs::diff(&old, &found, &mut self.added, &mut self.removed);
-        pairs::merge(&kept, &found, &mut self.pairs);
-        self.scratch.found = found;
-        self.scratch.kept = kept;
+    }
+
+    /// Replaces the dirty bodies' pairs by `found` (sorted) and records the difference.
+    fn merge_pairs(&mut self, found: &[Pair]) {
+        // One pass over the old set: pairs with a dirty end go to `old` for the diff,
+        // the rest are merged with the fresh ones into the new set.
+        let mut next = std::mem::take(&mut self.scratch.next);
+        let mut old = std::mem::take(&mut self.scratch.old);
+        next.clear();
+        old.clear();
+        next.reserve(self.pairs.len() + found.len());
+        let mut j = 0;
+        for &p in &self.pairs {
+            if self.dirty_bits.get(p.0) || self.dirty_bits.get(p.1) {
+                old.push(p);
+                continue;
+            }
+            while j < found.len() && found[j] < p {
+                next.push(found[j]);
+                j += 1;
+            }
+            next.push(p);
+        }
+        next.extend_from_slice(&found[j..]);
+        pairs::diff(&old, found, &mut self.added, &mut self.removed);
+        self.scratch.next = std::mem::replace(&mut self.pairs, next);
         self.scratch.old = old;
     }
+}
+
+/// Pushes the pair of dirty body `d` and body `o` unless it must not be reported: the
+/// same body, two static bodies, or a pair of two dirty bodies seen from the higher
+/// id (it is found from both ends; the lower id's copy is kept).
+/// `flags` are the static and the dirty bitsets.
+#[inline]
+fn push_pair(flags: (&Bits, &Bits), d: u32, o: u32, found: &mut Vec<Pair>) {
+    let (is_static, dirty) = flags;
+    if o == d || (is_static.get(d) && is_static.get(o)) || (o < d && dirty.get(o)) {
+        return;
+    }
+    found.push(if d < o { (d, o) } else { (o, d) });
 }
 
 #[cfg(test)]
