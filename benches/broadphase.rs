@@ -251,14 +251,16 @@ fn pile_build(c: &mut Criterion) {
     let mut group = c.benchmark_group("pile_build");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(3));
-    for regions in [true, false] {
-        let scene = Scene::new(Motion::Pile, 10_000);
-        let config = SapConfig {
-            regions,
-            ..SapConfig::default()
-        };
-        let id = if regions { "10k" } else { "10k_one_region" };
-        group.bench_function(id, |b| b.iter(|| black_box(scene.build(config))));
+    for n in [10_000, 100_000] {
+        let scene = Scene::new(Motion::Pile, n);
+        for regions in [true, false] {
+            let config = SapConfig {
+                regions,
+                ..SapConfig::default()
+            };
+            let id = format!("{}{}", label(n), if regions { "" } else { "_one_region" });
+            group.bench_function(id, |b| b.iter(|| black_box(scene.build(config))));
+        }
     }
     group.finish();
 }

@@ -328,7 +328,7 @@ impl SweepAndPrune {
         self.added.clear();
         self.removed.clear();
         self.steps_since_eval = self.steps_since_eval.saturating_add(1);
-        let rebuilt = self.should_reevaluate() && self.reevaluate();
+        let rebuilt = self.should_reevaluate() && self.reevaluate(self.too_many_large());
         if self.dirty.is_empty() {
             return;
         }
@@ -423,14 +423,22 @@ impl SweepAndPrune {
         !self.built
             || self.steps_since_eval >= self.config.reevaluate_interval
             || self.count.abs_diff(self.count_at_eval) * 2 > self.count_at_eval
-            || self.large.len() > self.count / 4 + 16
+            || self.too_many_large()
+    }
+
+    /// More than a quarter of the bodies in the large list means the thresholds are
+    /// stale. Fresh ones cannot do that (a quarter of the boxes eight mean lengths long
+    /// would make the mean twice itself), so a rebuild settles it.
+    fn too_many_large(&self) -> bool {
+        self.large.len() > self.count / 4 + 16
     }
 
     /// Chooses the sweep axis (larger variance of box centres), the band height and
     /// the large-box threshold from the current fat boxes. Rebuilds the regions when
-    /// the axis flips or the band height drifts by more than a factor of two; returns
-    /// `true` if it rebuilt. The pair set is unaffected: it depends on fat boxes only.
-    fn reevaluate(&mut self) -> bool {
+    /// the axis flips, the band height drifts by more than a factor of two, or `force`;
+    /// returns `true` if it rebuilt. The pair set is unaffected: it depends on fat
+    /// boxes only.
+    fn reevaluate(&mut self, force: bool) -> bool {
         self.steps_since_eval = 0;
         self.count_at_eval = self.count;
         let mut n = 0.0f64;
@@ -480,7 +488,7 @@ impl SweepAndPrune {
             f32::INFINITY
         };
         let ratio = height / self.band_height;
-        let rebuild = !self.built || axis != self.axis || !(0.5..=2.0).contains(&ratio);
+        let rebuild = force || !self.built || axis != self.axis || !(0.5..=2.0).contains(&ratio);
         if rebuild {
             self.axis = axis;
             self.band_height = height;
