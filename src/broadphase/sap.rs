@@ -66,6 +66,7 @@ struct Body {
 #[derive(Clone, Debug, Default)]
 struct Scratch {
     changes: Vec<(i32, Change)>,
+    group: Vec<Change>,
     entries: Vec<Entry>,
     found: Vec<Pair>,
     next: Vec<Pair>,
@@ -551,11 +552,10 @@ impl SweepAndPrune {
             let b = self.bodies[id as usize];
             let old = b.placed;
             let new = b.fat.filter(|_| b.present).map(|f| self.placement(id, &f));
-            if let Some(p) = old.filter(|p| p.large) {
+            if old.is_some_and(|p| p.large) {
                 if let Ok(at) = self.large.binary_search(&id) {
                     self.large.remove(at);
                 }
-                debug_assert!(p.large);
             }
             let old_bands = old.filter(|p| !p.large).map(|p| (p.lo, p.hi, p.s0));
             let new_bands = new.filter(|(p, _)| !p.large).map(|(p, e)| (p.lo, p.hi, e));
@@ -584,16 +584,15 @@ impl SweepAndPrune {
                     changes.push((band, c));
                 }
             }
-            if let Some((p, _)) = new.filter(|(p, _)| p.large) {
+            if new.is_some_and(|(p, _)| p.large) {
                 if let Err(at) = self.large.binary_search(&id) {
                     self.large.insert(at, id);
                 }
-                debug_assert!(p.large);
             }
             self.bodies[id as usize].placed = new.map(|(p, _)| p);
         }
         changes.sort_unstable_by_key(|(band, c)| (*band, c.id));
-        let mut group = Vec::new();
+        let mut group = std::mem::take(&mut self.scratch.group);
         for chunk in changes.chunk_by(|a, b| a.0 == b.0) {
             let band = chunk[0].0;
             group.clear();
@@ -613,6 +612,7 @@ impl SweepAndPrune {
             }
         }
         self.scratch.changes = changes;
+        self.scratch.group = group;
     }
 
     /// Calls `f(id)` once for every stored body whose box overlaps `fat`, where
