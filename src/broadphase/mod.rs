@@ -33,8 +33,8 @@
 //!   pair is reported only in the first band both share, so no de-duplication is
 //!   needed. A window then holds only the boxes of one band. Measured with
 //!   `cargo bench --bench broadphase` on a settled 100k-box pyramid with about 2 % of
-//!   its fat boxes re-made per step: 5.7 ms per step with regions against 13.8 ms
-//!   with one sweep (`regions: false`), and 98 ms against 272 ms to build the pile
+//!   its fat boxes re-made per step: 4.3 ms per step with regions against 12.6 ms
+//!   with one sweep (`regions: false`), and 43 ms against 146 ms to build the pile
 //!   from scratch, where every box is new (2-core machine; `docs/broadphase.md`).
 //!   Bands were chosen over a grid of 2D cells because they keep the sorted 1D sweep
 //!   inside each region and need no hashing.
