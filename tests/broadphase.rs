@@ -425,3 +425,28 @@ fn snapshots_continue_identically() {
         }
     }
 }
+
+/// Regression: a fast body's fat box must cover where it will be after this
+/// step, even while its tight box is still inside the old fat box; otherwise the
+/// speculative contact that stops it is never created and it tunnels.
+#[test]
+fn fast_body_pair_appears_before_it_arrives() {
+    use minkowski::broadphase::{SapConfig, SweepAndPrune};
+    use minkowski::{Aabb, Vec2};
+    let mut sap = SweepAndPrune::new(SapConfig::default());
+    let unit = |x: f32| Aabb::new(Vec2::new(x - 0.1, -0.1), Vec2::new(x + 0.1, 0.1));
+    sap.insert(0, unit(0.0), false);
+    sap.insert(
+        1,
+        Aabb::new(Vec2::new(9.9, -5.0), Vec2::new(10.1, 5.0)),
+        true,
+    );
+    let step = Vec2::new(5.0, 0.0);
+    sap.update(0, unit(0.0), step);
+    sap.update_pairs();
+    assert!(sap.pairs().is_empty());
+    // Halfway there: still inside the first fat box, but the next step reaches the wall.
+    sap.update(0, unit(5.0), step);
+    sap.update_pairs();
+    assert_eq!(sap.pairs(), &[(0, 1)]);
+}

@@ -46,7 +46,8 @@ pub(crate) fn make_fat(tight: &Aabb, displacement: Vec2, margin: f32, stretch: f
     }
 }
 
-/// `true` when the stored fat box must be re-made: the tight box has left it, or the
+/// `true` when the stored fat box must be re-made: the tight box swept by this
+/// step's displacement (`tight` here) has left it, or the
 /// fat box has grown to more than twice the freshly needed size plus four margins on
 /// some axis (a body that was fast and has stopped must not keep a long stretched box
 /// that keeps reporting far-away pairs).

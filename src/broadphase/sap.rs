@@ -265,8 +265,17 @@ impl SweepAndPrune {
             }
         } else {
             let fresh = make_fat(&tight, displacement, margin, stretch);
+            // The fat box must hold where the body is and where it will be after
+            // this step's displacement: speculative contacts for fast bodies need
+            // their pair before the body arrives, not after it has tunnelled.
+            let d = if displacement.is_finite() {
+                displacement
+            } else {
+                Vec2::ZERO
+            };
+            let swept = Aabb::new(tight.min + d.min(Vec2::ZERO), tight.max + d.max(Vec2::ZERO));
             if let Some(fat) = b.fat {
-                if !needs_remake(&fat, &tight, &fresh, margin) {
+                if !needs_remake(&fat, &swept, &fresh, margin) {
                     return false;
                 }
             }
