@@ -34,6 +34,7 @@ pub use collision::{epa, gjk, sat};
 pub mod shape;
 pub mod world;
 
+pub use broadphase::{SapConfig, SweepAndPrune};
 pub use collision::Aabb;
 pub use dynamics::{Body, BodyDef, BodyKind, Material};
 pub use math::{Iso, Rot, Vec2};
