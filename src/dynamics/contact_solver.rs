@@ -62,6 +62,11 @@ struct ConstraintPoint {
     max_normal_impulse: f32,
     /// Normal relative velocity at step start (negative = approaching).
     approach: f32,
+    /// This substep's separation and anchors (see [`current_point`]), cached by
+    /// [`update_anchors`]: poses do not change during velocity iterations.
+    sep: f32,
+    cra: Vec2,
+    crb: Vec2,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -153,6 +158,9 @@ impl ContactConstraint {
                 tangent_impulse: mp.tangent_impulse,
                 max_normal_impulse: 0.0,
                 approach,
+                sep: mp.separation,
+                cra: ra,
+                crb: rb,
             };
         }
         let (mut k, mut block_ok) = ([0.0; 3], false);
@@ -231,12 +239,11 @@ pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [Solver
         let n = c.normal;
         let t = Vec2::new(n.y, -n.x);
         for p in &c.points[..c.count] {
-            let (_, ra, rb) = current_point(p, n, &ba, &bb);
             apply(
                 &mut ba,
                 &mut bb,
-                ra,
-                rb,
+                p.cra,
+                p.crb,
                 p.normal_impulse * n + p.tangent_impulse * t,
             );
         }
@@ -267,6 +274,22 @@ fn current_point(
     (separation, ra, ra - ab)
 }
 
+/// Recomputes every point's separation and anchors from the current poses
+/// (start of each substep, and before restitution). Velocity iterations change
+/// velocities only, so these hold for the whole substep.
+pub(crate) fn update_anchors(constraints: &mut [ContactConstraint], bodies: &[SolverBody]) {
+    for c in constraints.iter_mut() {
+        let (ba, bb) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+        let n = c.normal;
+        for p in &mut c.points[..c.count] {
+            let (s, ra, rb) = current_point(p, n, ba, bb);
+            p.sep = s;
+            p.cra = ra;
+            p.crb = rb;
+        }
+    }
+}
+
 /// One velocity pass over all contacts.
 pub(crate) fn solve_velocities(
     constraints: &mut [ContactConstraint],
@@ -283,7 +306,7 @@ pub(crate) fn solve_velocities(
             solve_normal_block(c, &mut ba, &mut bb, inv_h);
         } else {
             for p in &mut c.points[..count] {
-                let (s, ra, rb) = current_point(p, n, &ba, &bb);
+                let (s, ra, rb) = (p.sep, p.cra, p.crb);
                 // Speculative: a gap may be closed this substep, but no faster.
                 let bias = if s > 0.0 { s * inv_h } else { 0.0 };
                 let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
@@ -297,7 +320,7 @@ pub(crate) fn solve_velocities(
         }
         // Friction after the normal impulses, bounded by this iteration's load.
         for p in &mut c.points[..count] {
-            let (_, ra, rb) = current_point(p, n, &ba, &bb);
+            let (ra, rb) = (p.cra, p.crb);
             let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
             let vt = dv.dot(t);
             let max_f = c.friction * p.normal_impulse;
@@ -339,8 +362,8 @@ fn solve_normal_block(
 ) {
     let n = c.normal;
     let [p1, p2] = &mut c.points;
-    let (s1, ra1, rb1) = current_point(p1, n, ba, bb);
-    let (s2, ra2, rb2) = current_point(p2, n, ba, bb);
+    let (s1, ra1, rb1) = (p1.sep, p1.cra, p1.crb);
+    let (s2, ra2, rb2) = (p2.sep, p2.cra, p2.crb);
     let bias1 = if s1 > 0.0 { s1 * inv_h } else { 0.0 };
     let bias2 = if s2 > 0.0 { s2 * inv_h } else { 0.0 };
     let vn1 = (bb.v + cross_sv(bb.w, rb1) - ba.v - cross_sv(ba.w, ra1)).dot(n) + bias1;
@@ -441,7 +464,7 @@ pub(crate) fn apply_restitution(
             if p.approach > -prm.restitution_threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let (_, ra, rb) = current_point(p, n, &ba, &bb);
+            let (ra, rb) = (p.cra, p.crb);
             let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
             let vn = dv.dot(n);
             let new =

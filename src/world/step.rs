@@ -237,6 +237,7 @@ impl World {
             if let Some(d) = drag.as_ref() {
                 d.warm_start(&mut bodies[d.body as usize]);
             }
+            contact_solver::update_anchors(&mut constraints, &bodies);
             contact_solver::warm_start(&constraints, &mut bodies);
             if let Some(d) = drag.as_mut() {
                 d.solve(&mut bodies[d.body as usize]);
@@ -250,6 +251,7 @@ impl World {
             }
             contact_solver::solve_positions(&constraints, &mut bodies, &params);
         }
+        contact_solver::update_anchors(&mut constraints, &bodies);
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &params);
 
         for c in &constraints {
