@@ -84,6 +84,7 @@ impl World {
                 a,
                 b,
                 manifold: Manifold::default(),
+                features: Default::default(),
                 cache: Default::default(),
                 friction: mix_friction(ba.material.friction, bb.material.friction),
                 restitution: mix_restitution(ba.material.restitution, bb.material.restitution),
@@ -123,7 +124,7 @@ impl World {
                 + ba.w.abs() * ba.shape.bounding_radius()
                 + bb.w.abs() * bb.shape.bounding_radius();
             let speculative = base + closing * dt;
-            let mut m = manifold::collide(
+            let (mut m, features) = manifold::collide_with_features(
                 &ba.shape,
                 &ba.xf,
                 &bb.shape,
@@ -145,6 +146,7 @@ impl World {
                 }
             }
             c.manifold = m;
+            c.features = features;
         }
         if !wake.is_empty() {
             wake.sort_unstable();
@@ -211,6 +213,7 @@ impl World {
                 &bodies[c.a as usize],
                 &bodies[c.b as usize],
                 &c.manifold,
+                &c.features,
                 c.friction,
                 c.restitution,
                 s.gravity,
