@@ -38,13 +38,19 @@
 //!   `n = (pB - pA)/|pB - pA|`, so a corner sliding over a rounded end follows
 //!   the curved surface instead of cutting under its tangent.
 //!
+//! With [`crate::WorldSettings::polygon_sat`], two overlapping polygons skip
+//! GJK/EPA: the separating-axis test over both polygons' edge normals gives the
+//! same minimum-translation normal and depth directly (a polygon pair's minimum
+//! translation is always along an edge normal). Separated polygons still go
+//! through GJK for the exact distance.
+//!
 //! Reference: E. Catto, "Contact Manifolds" (GDC 2007); Box2D `manifold.c`.
 
-use super::epa;
 use super::gjk::SimplexCache;
+use super::{epa, sat};
 use crate::math::{Iso, Vec2};
 use crate::shape::Shape;
-use crate::shape::SupportMap;
+use crate::shape::{Polygon, SupportMap};
 use serde::{Deserialize, Serialize};
 
 /// `1 - cos(angle)` below which a face counts as aligned with the normal (about 2.6°).
@@ -230,10 +236,11 @@ pub fn collide(
     speculative: f32,
     cache: &mut SimplexCache,
 ) -> Manifold {
-    collide_with_features(a, xa, b, xb, speculative, cache).0
+    collide_with_features(a, xa, b, xb, speculative, cache, false).0
 }
 
-/// [`collide`], with the geometry of each point for the solver's position pass.
+/// [`collide`], with the geometry of each point for the solver, and optionally
+/// the separating-axis fast path for overlapping polygons (`polygon_sat`).
 pub(crate) fn collide_with_features(
     a: &Shape,
     xa: &Iso,
@@ -241,9 +248,14 @@ pub(crate) fn collide_with_features(
     xb: &Iso,
     speculative: f32,
     cache: &mut SimplexCache,
+    polygon_sat: bool,
 ) -> (Manifold, [PointFeature; 2]) {
     let mut features = [PointFeature::default(); 2];
-    let contact = epa::contact(a, xa, b, xb, Some(cache), None);
+    let sat_overlap = match (a, b) {
+        (Shape::Polygon(pa), Shape::Polygon(pb)) if polygon_sat => polygon_overlap(pa, xa, pb, xb),
+        _ => None,
+    };
+    let contact = sat_overlap.unwrap_or_else(|| epa::contact(a, xa, b, xb, Some(cache), None));
     let mut m = Manifold::default();
     let sep = contact.separation();
     if sep > speculative || !sep.is_finite() || !contact.normal().is_finite() {
@@ -357,6 +369,58 @@ pub(crate) fn collide_with_features(
     }
     .to_world(xa);
     (m, features)
+}
+
+/// Overlapping polygons, by the separating-axis test: when every edge normal of
+/// both polygons shows overlap, the axis of largest separation is the minimum
+/// translation direction, the same normal and depth EPA converges to, found
+/// without building a polytope. `None` when the polygons are apart (GJK then
+/// measures the true distance; SAT's would only be a lower bound).
+fn polygon_overlap(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> Option<epa::CoreContact> {
+    let xf = xa.inv_mul(xb); // B in A's frame
+    let (sa, ea) = sat::max_edge_separation(a, b, &xf);
+    if sa > 0.0 {
+        return None;
+    }
+    let xf_ba = xb.inv_mul(xa); // A in B's frame
+    let (sb, eb) = sat::max_edge_separation(b, a, &xf_ba);
+    if sb > 0.0 {
+        return None;
+    }
+    // The deepest vertex of `p` (placed by `x`) against the face (v, n), in the
+    // face owner's frame.
+    let deepest = |p: &Polygon, x: &Iso, v: Vec2, n: Vec2| {
+        let mut best = (f32::INFINITY, Vec2::ZERO);
+        for w in p.vertices() {
+            let w = x.apply(*w);
+            let d = n.dot(w - v);
+            if d < best.0 {
+                best = (d, w);
+            }
+        }
+        best.1
+    };
+    Some(if sb > sa {
+        // B's face: its normal, turned into A's frame and from A toward B.
+        let (v, nb) = (b.vertices()[eb], b.normals()[eb]);
+        let point_a = xf.apply(deepest(a, &xf_ba, v, nb));
+        let n = -xf.rot.apply(nb);
+        epa::CoreContact::Penetrating {
+            depth: -sb,
+            normal: n,
+            point_a,
+            point_b: point_a + sb * n,
+        }
+    } else {
+        let (v, n) = (a.vertices()[ea], a.normals()[ea]);
+        let point_b = deepest(b, &xf, v, n);
+        epa::CoreContact::Penetrating {
+            depth: -sa,
+            normal: n,
+            point_a: point_b - sa * n,
+            point_b,
+        }
+    })
 }
 
 /// Clips the incident face against the reference face's side planes and keeps
@@ -557,5 +621,51 @@ mod tests {
         let ids1: Vec<u32> = m1.points().iter().map(|p| p.id).collect();
         let ids2: Vec<u32> = m2.points().iter().map(|p| p.id).collect();
         assert_eq!(ids1, ids2);
+    }
+
+    #[test]
+    fn polygon_sat_overlap_matches_epa() {
+        // Deterministic pseudo-random boxes and hexagons at random overlapping poses.
+        let mut seed = 12345u32;
+        let mut rnd = move || {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let hexagon: Vec<Vec2> = (0..6)
+            .map(|k| {
+                let a = k as f32 * std::f32::consts::FRAC_PI_3;
+                0.4 * Vec2::new(libm::cosf(a), libm::sinf(a))
+            })
+            .collect();
+        let shapes = [
+            Shape::rect(0.5, 0.5),
+            Shape::rect(1.0, 0.2),
+            Shape::polygon(&hexagon).unwrap(),
+        ];
+        let mut checked = 0;
+        for _ in 0..2000 {
+            let a = &shapes[(rnd() * 3.0) as usize % 3];
+            let b = &shapes[(rnd() * 3.0) as usize % 3];
+            let xa = Iso::new(Vec2::new(rnd(), rnd()), 6.0 * rnd());
+            let xb = Iso::new(Vec2::new(rnd(), rnd()) * 1.5, 6.0 * rnd());
+            let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) else {
+                unreachable!()
+            };
+            let Some(sat) = polygon_overlap(pa, &xa, pb, &xb) else {
+                continue;
+            };
+            let epa = epa::contact(a, &xa, b, &xb, None, None);
+            let (d1, d2) = (sat.separation(), epa.separation());
+            assert!((d1 - d2).abs() < 1e-4, "depth {d1} vs {d2}");
+            if d1 < -1e-3 {
+                // Unique minimum axis (ties aside): the normals agree.
+                let dot = sat.normal().dot(epa.normal());
+                assert!(dot > 0.999 || (d1 - d2).abs() < 1e-4, "normal {dot}");
+            }
+            let (pa_, pb_) = sat.points();
+            assert!((pa_ - pb_ + sat.separation() * sat.normal()).length() < 1e-4);
+            checked += 1;
+        }
+        assert!(checked > 200, "{checked}");
     }
 }

@@ -131,6 +131,7 @@ impl World {
                 &bb.xf,
                 speculative,
                 &mut c.cache,
+                self.settings.polygon_sat,
             );
             for p in &mut m.points[..m.count] {
                 if let Some(old) = c.manifold.points().iter().find(|o| o.id == p.id) {
