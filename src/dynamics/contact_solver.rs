@@ -124,6 +124,7 @@ pub(crate) struct SolverParams {
 
 impl ContactConstraint {
     /// Builds a constraint from a manifold between bodies `a` and `b`.
+    #[allow(clippy::too_many_arguments)] // one call site, each argument distinct
     pub fn new(
         contact: u32,
         a: u32,
