@@ -27,11 +27,14 @@ pub mod broadphase;
 pub mod collision;
 pub mod dynamics;
 pub mod math;
+pub mod replay;
+pub mod scene;
 
 pub use collision::{epa, gjk, sat};
 pub mod shape;
 pub mod world;
 
+pub use broadphase::{SapConfig, SweepAndPrune};
 pub use collision::Aabb;
 pub use dynamics::{Body, BodyDef, BodyKind, Material};
 pub use math::{Iso, Rot, Vec2};

@@ -1,7 +1,19 @@
 //! The `minkowski` binary: the interactive sandbox, and the headless command line.
+//!
+//! ```text
+//! minkowski                                  open the sandbox on scenes/default.ron
+//! minkowski play SCENE                       open the sandbox on a scene
+//! minkowski run SCENE --steps N [--json] [--hash-every K]
+//! minkowski check SCENE                      validate only
+//! minkowski replay FILE.replay.ron           re-simulate and check every checkpoint
+//! minkowski bench [SCENE...] [--steps N] [--json]
+//! ```
+//!
+//! Exit codes: 0 success, 1 replay divergence, 2 bad scene, replay file or arguments.
 
 #![forbid(unsafe_code)]
 
+mod cli;
 mod sandbox;
 
 use clap::{Parser, Subcommand};
@@ -17,6 +29,14 @@ struct Cli {
 enum Command {
     /// Open the sandbox on a scene.
     Play(sandbox::PlayArgs),
+    /// Run a scene headless and print its final state hash (or state as JSON).
+    Run(cli::RunArgs),
+    /// Validate a scene without running it.
+    Check(cli::CheckArgs),
+    /// Re-simulate a recorded replay and check every checkpoint hash.
+    Replay(cli::ReplayArgs),
+    /// Time World::step on scenes: median and p95 ms per step.
+    Bench(cli::BenchArgs),
 }
 
 fn main() {
@@ -24,6 +44,10 @@ fn main() {
     let result = match cli.command {
         None => sandbox::run(sandbox::PlayArgs::default()),
         Some(Command::Play(args)) => sandbox::run(args),
+        Some(Command::Run(args)) => std::process::exit(cli::run(&args)),
+        Some(Command::Check(args)) => std::process::exit(cli::check(&args)),
+        Some(Command::Replay(args)) => std::process::exit(cli::replay(&args)),
+        Some(Command::Bench(args)) => std::process::exit(cli::bench(&args)),
     };
     if let Err(e) = result {
         eprintln!("error: {e}");

@@ -1,17 +1,89 @@
-//! TEMPORARY brute-force stand-in with the sweep-and-prune API; replaced by the
-//! real incremental SAP from the broadphase branch before landing.
+//! Broadphase: an incremental sweep-and-prune over fat AABBs, split into regions.
+//!
+//! Pipeline stage: after velocity integration, before the GJK narrowphase. It turns
+//! n bodies into the short list of pairs whose fat boxes overlap.
+//!
+//! # Algorithm
+//!
+//! - **Fat boxes.** Each stored box is the tight box grown by
+//!   [`SapConfig::margin`] and stretched along the step's displacement
+//!   ([`SapConfig::velocity_stretch`]). [`SweepAndPrune::update`] re-makes it only when
+//!   the tight box leaves it (or it has become far too large), so a slow body leaves
+//!   the structure untouched for many steps.
+//! - **Persistent sorted endpoints.** The sweep axis's lower endpoints live in sorted
+//!   arrays that persist between steps. A body whose fat box was re-made has its
+//!   entries shifted into place by insertion (cost: the entries it passes), or, when a
+//!   region receives many changes at once (teleports), the region is filtered and
+//!   merged in O(len + c log c). Upper endpoints are implied: every stored box is at
+//!   most `max_len` long on the sweep axis, so the boxes reaching a point `s` all start
+//!   in `[s − max_len, s]`; boxes longer than 8 mean lengths (a ground plane) or
+//!   spanning more than 8 regions go to a short "large" list tested directly.
+//! - **Incremental pairs.** A pair can only change if one of its boxes changed, so
+//!   [`SweepAndPrune::update_pairs`] sweeps only around the d changed ("dirty")
+//!   bodies and diffs their pairs against the old ones: O(d·(log n + k) + pairs)
+//!   per step rather than O(n + k·n) for a sweep over everything.
+//! - **Axis choice.** The sweep axis is the one with the larger variance of box
+//!   centres (with 25 % hysteresis), re-evaluated every
+//!   [`SapConfig::reevaluate_interval`] refreshes and when the body count changes by
+//!   half. Candidates are confirmed on the other axis.
+//! - **Dense piles: multi-SAP regions.** In a pile many intervals overlap on the sweep
+//!   axis, so every scan window holds k ≈ a whole column of boxes. The world is cut
+//!   along the cross axis into bands of twice the mean box height, each with its own
+//!   sorted array; a box is stored in each band it touches (usually one or two) and a
+//!   pair is reported only in the first band both share, so no de-duplication is
+//!   needed. A window then holds only the boxes of one band. Measured with
+//!   `cargo bench --bench broadphase` on a settled 100k-box pyramid with about 2 % of
+//!   its fat boxes re-made per step: 4.3 ms per step with regions against 12.6 ms
+//!   with one sweep (`regions: false`), and 43 ms against 146 ms to build the pile
+//!   from scratch, where every box is new (2-core machine; `docs/broadphase.md`).
+//!   Bands were chosen over a grid of 2D cells because they keep the sorted 1D sweep
+//!   inside each region and need no hashing.
+//!
+//! # Costs
+//!
+//! Per step, with n bodies, d of them re-made, k boxes per scan window and P pairs:
+//! O(n) for the `update` calls, O(d·(log n + swaps + k)) to re-sort and re-query,
+//! O(P) to merge the pair set. A re-evaluation costs O(n) every
+//! `reevaluate_interval` steps and O(n log n) when it rebuilds (axis flip or band
+//! height off by 2×). Memory: about 40 bytes per id up to the largest id, plus
+//! 24 bytes per region entry and 8 bytes per pair.
+//!
+//! # Guarantees
+//!
+//! - Pairs are `(lower id, higher id)`; [`SweepAndPrune::pairs`],
+//!   [`SweepAndPrune::added`] and [`SweepAndPrune::removed`] are sorted. Output
+//!   depends only on the sequence of calls: no hashing, no randomness, no threads.
+//! - **Touching boxes overlap**: intervals are closed, as in [`crate::Aabb::overlaps`].
+//! - Static–static pairs are never reported.
+//! - Invalid boxes (non-finite, or `min > max`) park a body without a panic: it keeps
+//!   its id but has no fat box and no pairs until a valid box arrives.
 
-use crate::collision::Aabb;
-use crate::math::Vec2;
+mod fat;
+mod pairs;
+mod region;
+mod sap;
+
 use serde::{Deserialize, Serialize};
 
-/// Broadphase settings.
+pub use pairs::Pair;
+pub use sap::{SweepAndPrune, SweepAxis};
+
+/// Settings of [`SweepAndPrune`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SapConfig {
-    /// Fat margin (m).
+    /// Distance each fat box extends beyond the tight box on every side (m).
+    /// Default 0.1.
     pub margin: f32,
-    /// Look-ahead (s).
+    /// Look-ahead along the displacement (unitless multiple of the displacement passed
+    /// to [`SweepAndPrune::update`]): the fat box also covers the tight box moved by
+    /// `displacement * velocity_stretch`. Default 1.0 (one step ahead).
     pub velocity_stretch: f32,
+    /// Number of [`SweepAndPrune::update_pairs`] calls between re-evaluations of the
+    /// sweep axis and region size (steps). Default 32.
+    pub reevaluate_interval: u32,
+    /// Split the world into regions, each with its own sweep (multi-SAP). `false`
+    /// keeps one sweep for the whole world, for comparison. Default `true`.
+    pub regions: bool,
 }
 
 impl Default for SapConfig {
@@ -19,99 +91,8 @@ impl Default for SapConfig {
         SapConfig {
             margin: 0.1,
             velocity_stretch: 1.0,
-        }
-    }
-}
-
-/// Stand-in broadphase.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct SweepAndPrune {
-    config: SapConfig,
-    boxes: Vec<Option<(Aabb, bool)>>,
-    pairs: Vec<(u32, u32)>,
-}
-
-impl SweepAndPrune {
-    /// New.
-    pub fn new(config: SapConfig) -> Self {
-        SweepAndPrune {
-            config,
-            ..Default::default()
-        }
-    }
-    /// Insert.
-    pub fn insert(&mut self, id: u32, tight: Aabb, is_static: bool) {
-        let i = id as usize;
-        if self.boxes.len() <= i {
-            self.boxes.resize(i + 1, None);
-        }
-        self.boxes[i] = Some((tight.expanded(self.config.margin), is_static));
-    }
-    /// Update.
-    pub fn update(&mut self, id: u32, tight: Aabb, displacement: Vec2) -> bool {
-        let Some(Some((fat, s))) = self.boxes.get(id as usize).copied() else {
-            return false;
-        };
-        if fat.contains(&tight) {
-            let moved = Aabb::new(
-                tight.min + displacement.min(Vec2::ZERO),
-                tight.max + displacement.max(Vec2::ZERO),
-            );
-            if fat.contains(&moved) {
-                return false;
-            }
-        }
-        let d = displacement * self.config.velocity_stretch;
-        let fat = Aabb::new(tight.min + d.min(Vec2::ZERO), tight.max + d.max(Vec2::ZERO))
-            .expanded(self.config.margin);
-        self.boxes[id as usize] = Some((fat, s));
-        true
-    }
-    /// Remove.
-    pub fn remove(&mut self, id: u32) {
-        if let Some(b) = self.boxes.get_mut(id as usize) {
-            *b = None;
-        }
-    }
-    /// Static flag.
-    pub fn set_static(&mut self, id: u32, is_static: bool) {
-        if let Some(Some(b)) = self.boxes.get_mut(id as usize) {
-            b.1 = is_static;
-        }
-    }
-    /// Pairs.
-    pub fn update_pairs(&mut self) {
-        self.pairs.clear();
-        for i in 0..self.boxes.len() {
-            let Some((a, sa)) = self.boxes[i] else {
-                continue;
-            };
-            for j in i + 1..self.boxes.len() {
-                let Some((b, sb)) = self.boxes[j] else {
-                    continue;
-                };
-                if !(sa && sb) && a.overlaps(&b) {
-                    self.pairs.push((i as u32, j as u32));
-                }
-            }
-        }
-    }
-    /// Pairs.
-    pub fn pairs(&self) -> &[(u32, u32)] {
-        &self.pairs
-    }
-    /// Fat box.
-    pub fn fat_aabb(&self, id: u32) -> Option<Aabb> {
-        self.boxes.get(id as usize).copied().flatten().map(|b| b.0)
-    }
-    /// Query.
-    pub fn query(&self, aabb: &Aabb, out: &mut Vec<u32>) {
-        for (i, b) in self.boxes.iter().enumerate() {
-            if let Some((fat, _)) = b {
-                if fat.overlaps(aabb) {
-                    out.push(i as u32);
-                }
-            }
+            reevaluate_interval: 32,
+            regions: true,
         }
     }
 }

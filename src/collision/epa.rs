@@ -399,10 +399,6 @@ impl CoreContact {
     }
 }
 
-/// Cores closer than this (relative to their size) are treated as overlapping and
-/// handed to EPA: the GJK normal of a near-zero distance is ill-conditioned.
-const CORE_TOUCH_RELATIVE: f32 = 1e-5;
-
 /// GJK then, only if the cores overlap, EPA: the pipeline's contact query.
 /// `cache` warm-starts GJK. `trace` records both algorithms for the inspector.
 pub fn contact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
@@ -420,8 +416,12 @@ pub fn contact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     };
     let (core, _) = pair.run(cache, None, gjk_trace, xa.rot);
     let (ra, rb) = (a.core_radius(), b.core_radius());
-    let scale = pair.xf.translation.length().max(1.0);
-    if core.distance > CORE_TOUCH_RELATIVE * scale || (core.distance > 0.0 && ra + rb == 0.0) {
+    // EPA runs only when GJK found the cores touching or overlapping, i.e. when
+    // its simplex holds the origin (to rounding). Cores that are apart, however
+    // slightly, are answered by GJK: its normal comes from the simplex geometry
+    // (see `gjk::separation_of`) and stays accurate as the gap goes to zero, while
+    // EPA started from a simplex that does not hold the origin has no meaning.
+    if core.distance > 0.0 {
         let n = core.normal;
         let gap = core.distance - ra - rb;
         let (pa, pb) = (core.point_a + ra * n, core.point_b - rb * n);

@@ -149,6 +149,8 @@ pub struct Body {
     /// Frozen after a numerical failure: takes no further part in the step.
     pub(crate) frozen: bool,
     pub(crate) aabb: Aabb,
+    /// Farthest reach of the shape from the centre of mass (m).
+    pub(crate) extent: f32,
 }
 
 impl Body {
@@ -192,6 +194,7 @@ impl Body {
             sleep_time: 0.0,
             sleep_island: u32::MAX,
             frozen: false,
+            extent: def.shape.bounding_radius() + mp.centroid.length(),
         }
     }
 

@@ -39,10 +39,10 @@ pub struct WorldSettings {
     pub max_correction: f32,
     /// Approach speed (m/s) below which restitution is ignored.
     pub restitution_threshold: f32,
-    /// Linear speed (m/s) below which a body may sleep.
-    pub sleep_linear_velocity: f32,
-    /// Angular speed (rad/s) below which a body may sleep.
-    pub sleep_angular_velocity: f32,
+    /// A body may sleep while its fastest point moves slower than this (m/s):
+    /// `|v| + extent·|ω|`, extent being the farthest the shape reaches from
+    /// its centre of mass (scale-aware, as in Box2D v3).
+    pub sleep_velocity: f32,
     /// Time (s) an island must rest before it sleeps.
     pub time_to_sleep: f32,
     /// Broadphase fat-box margin (m).
@@ -70,8 +70,7 @@ impl Default for WorldSettings {
             position_correction: 0.2,
             max_correction: 0.2,
             restitution_threshold: 1.0,
-            sleep_linear_velocity: 0.05,
-            sleep_angular_velocity: 2.0 * std::f32::consts::PI / 180.0,
+            sleep_velocity: 0.05,
             time_to_sleep: 0.5,
             aabb_margin: 0.1,
             max_speed: 1.0e4,

@@ -371,9 +371,8 @@ impl World {
             if !b.awake || b.kind != BodyKind::Dynamic {
                 continue;
             }
-            let resting = b.v.length_squared() <= s.sleep_linear_velocity * s.sleep_linear_velocity
-                && b.w.abs() <= s.sleep_angular_velocity
-                && dragged != Some(i as u32);
+            let point_speed = b.v.length() + b.extent * b.w.abs();
+            let resting = point_speed <= s.sleep_velocity && dragged != Some(i as u32);
             b.sleep_time = if resting { b.sleep_time + s.dt } else { 0.0 };
         }
         let uf = &mut self.scratch.islands;

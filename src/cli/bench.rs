@@ -1,0 +1,120 @@
+//! `minkowski bench`: per-step wall time of shipped or given scenes.
+
+use super::{json, load_scene, EXIT_BAD_INPUT};
+use std::time::Instant;
+
+/// Scenes benchmarked when none are named.
+pub const DEFAULT_SCENES: &[&str] = &["pyramid", "large_pyramid", "many_pyramids", "rain"];
+
+/// Arguments of `minkowski bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Scene files or shipped scene names (default: pyramid large_pyramid many_pyramids rain).
+    pub scenes: Vec<String>,
+    /// Steps to time per scene.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    pub steps: u64,
+    /// One JSON object per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Rounds to 6 decimals (ns when in ms), for readable JSON.
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+/// Median and 95th percentile (nearest rank) of a sample, in the sample's unit.
+pub fn median_p95(samples: &mut [f64]) -> (f64, f64) {
+    if samples.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    samples.sort_by(|a, b| a.total_cmp(b));
+    let n = samples.len();
+    let median = if n % 2 == 1 {
+        samples[n / 2]
+    } else {
+        0.5 * (samples[n / 2 - 1] + samples[n / 2])
+    };
+    let rank = (0.95 * n as f64).ceil() as usize;
+    (median, samples[rank.clamp(1, n) - 1])
+}
+
+/// Times `World::step` only (the world is built first); returns the exit code.
+pub fn bench(args: &BenchArgs) -> i32 {
+    let names: Vec<String> = if args.scenes.is_empty() {
+        DEFAULT_SCENES.iter().map(|s| s.to_string()).collect()
+    } else {
+        args.scenes.clone()
+    };
+    // Load everything first, so a bad name fails before minutes of timing.
+    let mut scenes = Vec::new();
+    for name in &names {
+        match load_scene(name) {
+            Ok(s) => scenes.push(s),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return EXIT_BAD_INPUT;
+            }
+        }
+    }
+    if cfg!(debug_assertions) {
+        eprintln!(
+            "warning: this is a debug build; time a release build (cargo run --release -- bench)"
+        );
+    }
+    for scene in &scenes {
+        let mut world = match scene.build() {
+            Ok(w) => w,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return EXIT_BAD_INPUT;
+            }
+        };
+        let mut ms = Vec::with_capacity(args.steps.min(1 << 20) as usize);
+        for _ in 0..args.steps {
+            let t = Instant::now();
+            world.step();
+            ms.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        let total_s: f64 = ms.iter().sum::<f64>() / 1e3;
+        let (median, p95) = median_p95(&mut ms);
+        if args.json {
+            println!(
+                "{{\"scene\": {}, \"bodies\": {}, \"steps\": {}, \"ms_per_step_median\": {}, \"ms_per_step_p95\": {}, \"total_s\": {}}}",
+                json::string(&scene.name),
+                world.body_count(),
+                args.steps,
+                json::f64(round6(median)),
+                json::f64(round6(p95)),
+                json::f64(round6(total_s))
+            );
+        } else {
+            println!(
+                "{:<16} bodies {:>6}  steps {:>5}  median {:>9.3} ms  p95 {:>9.3} ms  {:>9.1} steps/s",
+                scene.name,
+                world.body_count(),
+                args.steps,
+                median,
+                p95,
+                args.steps as f64 / total_s
+            );
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median_p95;
+
+    #[test]
+    fn percentiles() {
+        let mut v: Vec<f64> = (1..=100).map(|x| x as f64).collect();
+        assert_eq!(median_p95(&mut v), (50.5, 95.0));
+        let mut v = vec![3.0, 1.0, 2.0];
+        assert_eq!(median_p95(&mut v), (2.0, 3.0));
+        let mut v = vec![7.0];
+        assert_eq!(median_p95(&mut v), (7.0, 7.0));
+    }
+}

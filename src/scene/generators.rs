@@ -1,0 +1,374 @@
+//! Body generators: pyramids, grids and random rain.
+//!
+//! Generators expand in order after the explicit bodies. They share one
+//! `ChaCha8Rng` seeded with the scene's `seed` (`SeedableRng::seed_from_u64`);
+//! only `Rain` draws from it. Random numbers are made from the raw 32-bit
+//! output so that they do not depend on the `rand` crate's sampling code:
+//!
+//! * `unit(u) = (u >> 8) · 2⁻²⁴`, in [0, 1);
+//! * `uniform(lo, hi) = lo + (hi − lo) · unit(u)`;
+//! * a choice among `n` items is `u mod n`.
+//!
+//! Each `Rain` body takes exactly six draws, in this order: shape kind, x, y,
+//! size `s`, angle in [−π, π), and an aspect draw `a`. The shape follows from
+//! the kind: `Circle(r: s)`, `Rect(hx: s, hy: s·(0.5 + 0.5·unit(a)))`,
+//! `Ellipse(rx: s, ry: s·(0.4 + 0.6·unit(a)))`,
+//! `Capsule(half_height: s·(0.5 + 0.5·unit(a)), r: 0.5·s)`, and `Polygon`: the
+//! regular polygon of `3 + (a mod 6)` vertices on the circle of radius `s`.
+
+use super::error::FieldError;
+use super::format::{default_density, default_friction, BodySpec, ShapeKind, ShapeSpec};
+use super::validate::{check, check_material, check_pos, check_size, shape_field_error};
+use crate::math::Vec2;
+use crate::world::MAX_POSITION;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// Makes many bodies from a few numbers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Generator {
+    /// Box2D's pyramid of boxes with half extent `half`, `base` boxes on the
+    /// bottom row, bottom centre at `origin`. Row `i` (from 0 at the bottom)
+    /// holds boxes `j = i..base` at
+    /// `y = origin.y + (2i+1)·half`,
+    /// `x = origin.x + (i+1)·half + 2·(j−i)·half − base·half`.
+    /// With `repeat: (columns, rows)` the pyramid is copied on a grid whose
+    /// steps are `spacing`, bottom row first, left to right.
+    Pyramid {
+        /// Boxes on the bottom row (≥ 1).
+        base: u32,
+        /// Half extent of each box (m).
+        half: f32,
+        /// Bottom centre of the (first) pyramid.
+        #[serde(default = "zero")]
+        origin: Vec2,
+        /// Copies along x and y (default (1, 1)).
+        #[serde(default = "one_one")]
+        repeat: (u32, u32),
+        /// Offset between copies (m).
+        #[serde(default = "zero")]
+        spacing: Vec2,
+        /// Density of the boxes.
+        #[serde(default = "default_density")]
+        density: f32,
+        /// Friction of the boxes.
+        #[serde(default = "default_friction")]
+        friction: f32,
+    },
+    /// `columns × rows` copies of one dynamic shape, the first centred at
+    /// `origin`, the others offset by `spacing`; bottom row first, left to right.
+    Grid {
+        /// The shape of every body.
+        shape: ShapeSpec,
+        /// Bodies along x (≥ 1).
+        columns: u32,
+        /// Bodies along y (≥ 1).
+        rows: u32,
+        /// Centre of the bottom-left body.
+        #[serde(default = "zero")]
+        origin: Vec2,
+        /// Offset between neighbours (m).
+        spacing: Vec2,
+        /// Density.
+        #[serde(default = "default_density")]
+        density: f32,
+        /// Friction.
+        #[serde(default = "default_friction")]
+        friction: f32,
+        /// Restitution.
+        #[serde(default)]
+        restitution: f32,
+    },
+    /// `count` dynamic bodies at uniformly random positions in the box
+    /// `min..max`, random angles, shape kinds drawn from `shapes`, and sizes
+    /// (radius or half extent) uniform in `size = (smallest, largest)`.
+    /// Bodies may overlap at the start; the solver pushes them apart.
+    Rain {
+        /// Number of bodies (may be 0).
+        count: u32,
+        /// Lower-left corner of the spawn box.
+        min: Vec2,
+        /// Upper-right corner of the spawn box.
+        max: Vec2,
+        /// Shape kinds to draw from (at least one).
+        shapes: Vec<ShapeKind>,
+        /// Smallest and largest size (m).
+        size: (f32, f32),
+    },
+}
+
+fn zero() -> Vec2 {
+    Vec2::ZERO
+}
+fn one_one() -> (u32, u32) {
+    (1, 1)
+}
+
+fn unit(u: u32) -> f32 {
+    (u >> 8) as f32 * (1.0 / 16_777_216.0)
+}
+
+fn uniform(rng: &mut ChaCha8Rng, lo: f32, hi: f32) -> f32 {
+    lo + (hi - lo) * unit(rng.next_u32())
+}
+
+/// Checks that an axis-aligned box of positions (f64, so nothing overflows)
+/// stays inside the world.
+fn check_extent(field: &str, lo: [f64; 2], hi: [f64; 2]) -> Result<(), FieldError> {
+    let m = MAX_POSITION as f64;
+    if [lo[0], lo[1], hi[0], hi[1]]
+        .iter()
+        .all(|v| v.is_finite() && v.abs() <= m)
+    {
+        Ok(())
+    } else {
+        Err(FieldError::new(
+            field,
+            format!(
+                "the generated bodies would reach ({:.0}, {:.0})..({:.0}, {:.0}), beyond ±1000000 m",
+                lo[0], lo[1], hi[0], hi[1]
+            ),
+        ))
+    }
+}
+
+fn at_least_one(field: &str, v: u32) -> Result<(), FieldError> {
+    if v == 0 {
+        Err(FieldError::new(field, "must be at least 1, got 0"))
+    } else {
+        Ok(())
+    }
+}
+
+impl Generator {
+    /// The variant name, as written in scene files.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Generator::Pyramid { .. } => "Pyramid",
+            Generator::Grid { .. } => "Grid",
+            Generator::Rain { .. } => "Rain",
+        }
+    }
+
+    /// How many bodies the generator makes (saturating, so absurd counts stay
+    /// comparable with the cap).
+    pub fn body_count(&self) -> u64 {
+        match *self {
+            Generator::Pyramid { base, repeat, .. } => {
+                let b = base as u64;
+                (b * (b + 1) / 2)
+                    .saturating_mul(repeat.0 as u64)
+                    .saturating_mul(repeat.1 as u64)
+            }
+            Generator::Grid { columns, rows, .. } => (columns as u64).saturating_mul(rows as u64),
+            Generator::Rain { count, .. } => count as u64,
+        }
+    }
+
+    /// Checks every field without generating anything.
+    pub fn validate(&self) -> Result<(), FieldError> {
+        match self {
+            Generator::Pyramid {
+                base,
+                half,
+                origin,
+                repeat,
+                spacing,
+                density,
+                friction,
+            } => {
+                at_least_one("base", *base)?;
+                check_size("half", *half)?;
+                check_pos("origin", *origin)?;
+                at_least_one("repeat.0", repeat.0)?;
+                at_least_one("repeat.1", repeat.1)?;
+                check_pos("spacing", *spacing)?;
+                check_material(*density, *friction, 0.0)?;
+                let (h, b) = (*half as f64, *base as f64);
+                let far = [
+                    spacing.x as f64 * (repeat.0 as f64 - 1.0),
+                    spacing.y as f64 * (repeat.1 as f64 - 1.0),
+                ];
+                let (x0, y0) = (origin.x as f64, origin.y as f64);
+                check_extent(
+                    "origin",
+                    [x0 - b * h + far[0].min(0.0), y0 + far[1].min(0.0)],
+                    [
+                        x0 + b * h + far[0].max(0.0),
+                        y0 + 2.0 * b * h + far[1].max(0.0),
+                    ],
+                )
+            }
+            Generator::Grid {
+                shape,
+                columns,
+                rows,
+                origin,
+                spacing,
+                density,
+                friction,
+                restitution,
+            } => {
+                shape.to_shape().map_err(shape_field_error)?;
+                at_least_one("columns", *columns)?;
+                at_least_one("rows", *rows)?;
+                check_pos("origin", *origin)?;
+                check_pos("spacing", *spacing)?;
+                check_material(*density, *friction, *restitution)?;
+                let far = [
+                    spacing.x as f64 * (*columns as f64 - 1.0),
+                    spacing.y as f64 * (*rows as f64 - 1.0),
+                ];
+                let (x0, y0) = (origin.x as f64, origin.y as f64);
+                check_extent(
+                    "spacing",
+                    [x0 + far[0].min(0.0), y0 + far[1].min(0.0)],
+                    [x0 + far[0].max(0.0), y0 + far[1].max(0.0)],
+                )
+            }
+            Generator::Rain {
+                count: _,
+                min,
+                max,
+                shapes,
+                size,
+            } => {
+                check_pos("min", *min)?;
+                check_pos("max", *max)?;
+                if min.x > max.x || min.y > max.y {
+                    return Err(FieldError::new(
+                        "max",
+                        format!(
+                            "must not lie left of or below `min` = ({}, {}), got ({}, {})",
+                            min.x, min.y, max.x, max.y
+                        ),
+                    ));
+                }
+                if shapes.is_empty() {
+                    return Err(FieldError::new(
+                        "shapes",
+                        "must list at least one of Circle, Rect, Polygon, Ellipse, Capsule",
+                    ));
+                }
+                check_size("size.0", size.0)?;
+                check_size("size.1", size.1)?;
+                check("size.1", size.1, size.0, f32::MAX, "at least `size.0`")
+            }
+        }
+    }
+
+    /// Appends the generated bodies to `out`, drawing from `rng`. Call on a
+    /// validated generator.
+    pub fn generate(&self, rng: &mut ChaCha8Rng, out: &mut Vec<BodySpec>) {
+        match self {
+            Generator::Pyramid {
+                base,
+                half,
+                origin,
+                repeat,
+                spacing,
+                density,
+                friction,
+            } => {
+                let (n, h) = (*base, *half);
+                for r in 0..repeat.1 {
+                    for c in 0..repeat.0 {
+                        let o = Vec2::new(
+                            origin.x + c as f32 * spacing.x,
+                            origin.y + r as f32 * spacing.y,
+                        );
+                        for i in 0..n {
+                            let y = o.y + (2 * i + 1) as f32 * h;
+                            for j in i..n {
+                                let x = o.x + (i + 1) as f32 * h + (2 * (j - i)) as f32 * h
+                                    - n as f32 * h;
+                                let mut b = BodySpec::new(
+                                    ShapeSpec::Rect { hx: h, hy: h },
+                                    Vec2::new(x, y),
+                                );
+                                b.density = *density;
+                                b.friction = *friction;
+                                out.push(b);
+                            }
+                        }
+                    }
+                }
+            }
+            Generator::Grid {
+                shape,
+                columns,
+                rows,
+                origin,
+                spacing,
+                density,
+                friction,
+                restitution,
+            } => {
+                for r in 0..*rows {
+                    for c in 0..*columns {
+                        let p = Vec2::new(
+                            origin.x + c as f32 * spacing.x,
+                            origin.y + r as f32 * spacing.y,
+                        );
+                        let mut b = BodySpec::new(shape.clone(), p);
+                        b.density = *density;
+                        b.friction = *friction;
+                        b.restitution = *restitution;
+                        out.push(b);
+                    }
+                }
+            }
+            Generator::Rain {
+                count,
+                min,
+                max,
+                shapes,
+                size,
+            } => {
+                if shapes.is_empty() {
+                    return;
+                }
+                for _ in 0..*count {
+                    let kind = shapes[(rng.next_u32() as usize) % shapes.len()];
+                    let x = uniform(rng, min.x, max.x);
+                    let y = uniform(rng, min.y, max.y);
+                    let s = uniform(rng, size.0, size.1);
+                    let angle = uniform(rng, -std::f32::consts::PI, std::f32::consts::PI);
+                    let a = rng.next_u32();
+                    let shape = match kind {
+                        ShapeKind::Circle => ShapeSpec::Circle { r: s },
+                        ShapeKind::Rect => ShapeSpec::Rect {
+                            hx: s,
+                            hy: s * (0.5 + 0.5 * unit(a)),
+                        },
+                        ShapeKind::Ellipse => ShapeSpec::Ellipse {
+                            rx: s,
+                            ry: s * (0.4 + 0.6 * unit(a)),
+                        },
+                        ShapeKind::Capsule => ShapeSpec::Capsule {
+                            half_height: s * (0.5 + 0.5 * unit(a)),
+                            r: 0.5 * s,
+                        },
+                        ShapeKind::Polygon => {
+                            let n = 3 + a % 6;
+                            let step = 2.0 * std::f32::consts::PI / n as f32;
+                            ShapeSpec::Polygon(
+                                (0..n)
+                                    .map(|k| {
+                                        let t = k as f32 * step;
+                                        Vec2::new(s * libm::cosf(t), s * libm::sinf(t))
+                                    })
+                                    .collect(),
+                            )
+                        }
+                    };
+                    let mut b = BodySpec::new(shape, Vec2::new(x, y));
+                    b.angle = angle;
+                    out.push(b);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,414 @@
+//! The headless command line: `run`, `check`, `replay`, `bench`, exit codes and
+//! JSON output (checked with a small strict JSON parser below).
+
+use minkowski::replay::{apply_input, InputEvent, Recorder};
+use minkowski::scene::Scene;
+use minkowski::Vec2;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn minkowski(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_minkowski"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[derive(Debug, PartialEq)]
+enum Json {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(BTreeMap<String, Json>),
+}
+
+impl Json {
+    fn get(&self, k: &str) -> &Json {
+        match self {
+            Json::Obj(m) => m.get(k).unwrap_or_else(|| panic!("no key {k}")),
+            _ => panic!("not an object"),
+        }
+    }
+    fn num(&self) -> f64 {
+        match self {
+            Json::Num(x) => *x,
+            other => panic!("not a number: {other:?}"),
+        }
+    }
+    fn str(&self) -> &str {
+        match self {
+            Json::Str(s) => s,
+            other => panic!("not a string: {other:?}"),
+        }
+    }
+    fn arr(&self) -> &[Json] {
+        match self {
+            Json::Arr(a) => a,
+            other => panic!("not an array: {other:?}"),
+        }
+    }
+    fn keys(&self) -> Vec<&str> {
+        match self {
+            Json::Obj(m) => m.keys().map(|k| k.as_str()).collect(),
+            _ => panic!("not an object"),
+        }
+    }
+}
+
+/// A strict JSON parser (RFC 8259), enough to prove the output is valid.
+fn parse_json(s: &str) -> Json {
+    struct P<'a>(&'a [u8], usize);
+    impl P<'_> {
+        fn ws(&mut self) {
+            while self.1 < self.0.len() && b" \t\r\n".contains(&self.0[self.1]) {
+                self.1 += 1;
+            }
+        }
+        fn eat(&mut self, c: u8) {
+            self.ws();
+            assert_eq!(
+                self.0.get(self.1),
+                Some(&c),
+                "expected {} at {}",
+                c as char,
+                self.1
+            );
+            self.1 += 1;
+        }
+        fn peek(&mut self) -> u8 {
+            self.ws();
+            *self.0.get(self.1).expect("unexpected end")
+        }
+        fn value(&mut self) -> Json {
+            match self.peek() {
+                b'{' => {
+                    self.eat(b'{');
+                    let mut m = BTreeMap::new();
+                    if self.peek() == b'}' {
+                        self.eat(b'}');
+                        return Json::Obj(m);
+                    }
+                    loop {
+                        let Json::Str(k) = self.string() else {
+                            unreachable!()
+                        };
+                        self.eat(b':');
+                        assert!(m.insert(k, self.value()).is_none(), "duplicate key");
+                        if self.peek() == b',' {
+                            self.eat(b',');
+                        } else {
+                            self.eat(b'}');
+                            return Json::Obj(m);
+                        }
+                    }
+                }
+                b'[' => {
+                    self.eat(b'[');
+                    let mut a = Vec::new();
+                    if self.peek() == b']' {
+                        self.eat(b']');
+                        return Json::Arr(a);
+                    }
+                    loop {
+                        a.push(self.value());
+                        if self.peek() == b',' {
+                            self.eat(b',');
+                        } else {
+                            self.eat(b']');
+                            return Json::Arr(a);
+                        }
+                    }
+                }
+                b'"' => self.string(),
+                b't' => self.word("true", Json::Bool(true)),
+                b'f' => self.word("false", Json::Bool(false)),
+                b'n' => self.word("null", Json::Null),
+                _ => self.number(),
+            }
+        }
+        fn word(&mut self, w: &str, v: Json) -> Json {
+            assert!(self.0[self.1..].starts_with(w.as_bytes()));
+            self.1 += w.len();
+            v
+        }
+        fn string(&mut self) -> Json {
+            self.eat(b'"');
+            let mut out = String::new();
+            loop {
+                let c = self.0[self.1];
+                self.1 += 1;
+                match c {
+                    b'"' => return Json::Str(out),
+                    b'\\' => {
+                        let e = self.0[self.1];
+                        self.1 += 1;
+                        match e {
+                            b'"' => out.push('"'),
+                            b'\\' => out.push('\\'),
+                            b'/' => out.push('/'),
+                            b'n' => out.push('\n'),
+                            b'r' => out.push('\r'),
+                            b't' => out.push('\t'),
+                            b'b' => out.push('\u{8}'),
+                            b'f' => out.push('\u{c}'),
+                            b'u' => {
+                                let hex = std::str::from_utf8(&self.0[self.1..self.1 + 4]).unwrap();
+                                out.push(
+                                    char::from_u32(u32::from_str_radix(hex, 16).unwrap()).unwrap(),
+                                );
+                                self.1 += 4;
+                            }
+                            _ => panic!("bad escape"),
+                        }
+                    }
+                    c if c < 0x20 => panic!("raw control character in a string"),
+                    _ => {
+                        // Copy one UTF-8 character.
+                        let start = self.1 - 1;
+                        let len = match c {
+                            0..=0x7f => 1,
+                            0xc0..=0xdf => 2,
+                            0xe0..=0xef => 3,
+                            _ => 4,
+                        };
+                        out.push_str(std::str::from_utf8(&self.0[start..start + len]).unwrap());
+                        self.1 = start + len;
+                    }
+                }
+            }
+        }
+        fn number(&mut self) -> Json {
+            let start = self.1;
+            while self.1 < self.0.len() && b"+-0123456789.eE".contains(&self.0[self.1]) {
+                self.1 += 1;
+            }
+            let t = std::str::from_utf8(&self.0[start..self.1]).unwrap();
+            let body = t.strip_prefix('-').unwrap_or(t);
+            assert!(
+                body.starts_with(|c: char| c.is_ascii_digit())
+                    && !(body.starts_with('0')
+                        && body.len() > 1
+                        && body.as_bytes()[1].is_ascii_digit()),
+                "bad JSON number {t:?}"
+            );
+            Json::Num(t.parse().unwrap_or_else(|_| panic!("bad number {t:?}")))
+        }
+    }
+    let mut p = P(s.as_bytes(), 0);
+    let v = p.value();
+    p.ws();
+    assert_eq!(p.1, s.len(), "trailing characters after the JSON value");
+    v
+}
+
+#[test]
+fn run_json_is_one_valid_object() {
+    let o = minkowski(&["run", "bounce", "--steps", "30", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 1);
+    let v = parse_json(out.trim_end());
+    assert_eq!(v.keys(), vec!["bodies", "hash", "scene", "steps"]);
+    assert_eq!(v.get("scene").str(), "bounce");
+    assert_eq!(v.get("steps").num(), 30.0);
+    // Same hash as the library.
+    let mut world = Scene::builtin("bounce").unwrap().build().unwrap();
+    for _ in 0..30 {
+        world.step();
+    }
+    assert_eq!(v.get("hash").str(), format!("{:#018x}", world.state_hash()));
+    let bodies = v.get("bodies").arr();
+    assert_eq!(bodies.len(), 6);
+    for (b, (id, body)) in bodies.iter().zip(world.bodies()) {
+        assert_eq!(
+            b.keys(),
+            vec!["angle", "angvel", "id", "pos", "sleeping", "vel"]
+        );
+        assert_eq!(b.get("id").num(), id.index as f64);
+        let pos = b.get("pos").arr();
+        assert_eq!(pos[0].num() as f32, body.position().x);
+        assert_eq!(pos[1].num() as f32, body.position().y);
+        assert_eq!(b.get("vel").arr().len(), 2);
+        assert!(matches!(b.get("sleeping"), Json::Bool(_)));
+    }
+}
+
+#[test]
+fn run_text_and_hash_every() {
+    let o = minkowski(&[
+        "run",
+        "scenes/stack.ron",
+        "--steps",
+        "130",
+        "--hash-every",
+        "60",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].starts_with("step 60 hash 0x"), "{out}");
+    assert!(lines[1].starts_with("step 120 hash 0x"), "{out}");
+    assert!(lines[2].starts_with("scene stack: 31 bodies"), "{out}");
+    assert!(lines[2].contains("after 130 steps, hash 0x"), "{out}");
+
+    let o = minkowski(&[
+        "run",
+        "stack",
+        "--steps",
+        "120",
+        "--hash-every",
+        "60",
+        "--json",
+    ]);
+    let v = parse_json(stdout(&o).trim_end());
+    let hashes = v.get("hashes").arr();
+    assert_eq!(hashes.len(), 2);
+    assert_eq!(hashes[1].get("step").num(), 120.0);
+    assert_eq!(hashes[1].get("hash").str(), v.get("hash").str());
+    assert!(lines[1].ends_with(hashes[1].get("hash").str()));
+}
+
+#[test]
+fn check_accepts_good_and_rejects_bad_scenes_with_exit_2() {
+    let o = minkowski(&["check", "pyramid"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "ok: pyramid: 211 bodies (1 explicit, 210 generated)\n"
+    );
+
+    let o = minkowski(&["check", "tests/bad_scenes/concave_polygon.ron"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: tests/bad_scenes/concave_polygon.ron: body 1, field `shape`: vertex 2 is reflex: the polygon is concave there\n"
+    );
+    assert!(stdout(&o).is_empty());
+
+    for args in [
+        &[
+            "run",
+            "tests/bad_scenes/syntax_truncated.ron",
+            "--steps",
+            "5",
+        ][..],
+        &["run", "no_such_scene", "--steps", "5"],
+        &["check", "no/such/file.ron"],
+        &[
+            "bench",
+            "pyramid",
+            "tests/bad_scenes/dt_zero.ron",
+            "--steps",
+            "1",
+        ],
+    ] {
+        let o = minkowski(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.starts_with("error: ") && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let o = minkowski(&["run", "no_such_scene", "--steps", "5"]);
+    assert!(
+        stderr(&o).contains("not a shipped scene (one of: default, pyramid"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn replay_exit_codes() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let scene = Scene::builtin("newtons_cradle").unwrap();
+    let mut world = scene.build().unwrap();
+    let mut rec = Recorder::new(scene);
+    for k in 0..150u64 {
+        if k == 10 {
+            let ev = InputEvent::Delete {
+                at: Vec2::new(2.0, 0.5),
+            };
+            apply_input(&mut world, &ev);
+            rec.record(k, ev);
+        }
+        world.step();
+        rec.after_step(&world);
+    }
+    let rec = rec.finish();
+    let good = dir.join("cli_good.replay.ron");
+    rec.save(&good).unwrap();
+    let o = minkowski(&["replay", good.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("150 steps, 1 events, 3 checkpoints match"),
+        "{}",
+        stdout(&o)
+    );
+
+    let mut bad = rec.clone();
+    bad.checkpoints[1].1 = bad.checkpoints[1].1.wrapping_add(1);
+    let bad_path = dir.join("cli_bad.replay.ron");
+    bad.save(&bad_path).unwrap();
+    let o = minkowski(&["replay", bad_path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("diverged at step 120"),
+        "{}",
+        stderr(&o)
+    );
+
+    let text = rec.to_ron_string();
+    let cut = dir.join("cli_cut.replay.ron");
+    std::fs::write(&cut, &text[..text.len() / 2]).unwrap();
+    let o = minkowski(&["replay", cut.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unexpected end of file"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn bench_json_lines() {
+    let o = minkowski(&["bench", "bounce", "stack", "--steps", "5", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    for (line, (name, bodies)) in lines.iter().zip([("bounce", 6.0), ("stack", 31.0)]) {
+        let v = parse_json(line);
+        assert_eq!(
+            v.keys(),
+            vec![
+                "bodies",
+                "ms_per_step_median",
+                "ms_per_step_p95",
+                "scene",
+                "steps",
+                "total_s"
+            ]
+        );
+        assert_eq!(v.get("scene").str(), name);
+        assert_eq!(v.get("bodies").num(), bodies);
+        assert_eq!(v.get("steps").num(), 5.0);
+        assert!(v.get("ms_per_step_p95").num() >= v.get("ms_per_step_median").num());
+    }
+    let o = minkowski(&["bench", "stack", "--steps", "3"]);
+    assert!(stdout(&o).starts_with("stack "), "{}", stdout(&o));
+    assert!(stdout(&o).contains("steps/s"));
+}
