@@ -38,7 +38,7 @@
 //!   `n = (pB - pA)/|pB - pA|`, so a corner sliding over a rounded end follows
 //!   the curved surface instead of cutting under its tangent.
 //!
-//! With [`crate::WorldSettings::polygon_sat`], two overlapping polygons skip
+//! With [`crate::WorldSettings::polygon_sat`] (the default), two overlapping polygons skip
 //! GJK/EPA: the separating-axis test over both polygons' edge normals gives the
 //! same minimum-translation normal and depth directly (a polygon pair's minimum
 //! translation is always along an edge normal). Separated polygons still go
