@@ -299,7 +299,7 @@ pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [Solver
 /// core point, where the rate of change of the separation is the normal
 /// relative velocity. Two-point manifolds keep their shared step-start normal
 /// (`fixed`), the block solver's effective masses being built on it.
-#[inline]
+#[inline(always)]
 fn current_point(
     p: &ConstraintPoint,
     fixed: Option<Vec2>,
@@ -466,7 +466,7 @@ fn solve_normal_block(
 /// The anchor (relative to A's current centre; B's is `ra - ab`) lies on the
 /// line of action through the incident point, the same world point for both
 /// bodies.
-#[inline]
+#[inline(always)]
 fn current_geometry(
     p: &ConstraintPoint,
     ba: &SolverBody,
@@ -505,7 +505,7 @@ fn current_geometry(
 /// The end of a face (start `q`, outward normal `n`, length `len`, negative for
 /// an unbounded plane) nearest to point `p` when `p` lies outside the face and
 /// beyond one of its ends: there the face's nearest feature is that end.
-#[inline]
+#[inline(always)]
 fn face_to_point(q: Vec2, n: Vec2, len: f32, p: Vec2) -> Option<Vec2> {
     if len < 0.0 {
         return None;
@@ -522,7 +522,7 @@ fn face_to_point(q: Vec2, n: Vec2, len: f32, p: Vec2) -> Option<Vec2> {
 
 /// Separation and normal of two core points `pa`, `pb` with rounding
 /// `radius`; `fallback` is the normal when they coincide.
-#[inline]
+#[inline(always)]
 fn points(pa: Vec2, pb: Vec2, radius: f32, fallback: Vec2) -> (f32, Vec2) {
     let d = pb - pa;
     let len = d.length();
