@@ -30,7 +30,13 @@
 //! every pass; two-point manifolds keep their shared step-start normal for the
 //! velocity passes (the 2×2 block solver's effective masses are built on it).
 //! Each impulse acts at one world point for both bodies, midway between the
-//! surfaces, so impulses conserve angular momentum exactly.
+//! surfaces, so impulses conserve angular momentum exactly. A single point's
+//! non-penetration target uses the separation predicted at the end of the
+//! substep to second order (`s + h·vn + curve`, `curve` from the geometry at the
+//! poses the current velocities lead to), so a turning face or a corner sliding
+//! over a curve does not dig in during the substep; that penetration would
+//! otherwise be removed by the position pass, which moves mass that carries
+//! velocity and so changes angular momentum.
 //!
 //! The velocity pass carries no Baumgarte bias: penetration is removed by the
 //! position pass alone. References: E. Catto, "Iterative Dynamics with Temporal
@@ -74,6 +80,9 @@ struct ConstraintPoint {
     /// This substep's separation and anchors (see [`current_point`]), cached by
     /// [`update_anchors`]: poses do not change during velocity iterations.
     sep: f32,
+    /// Second-order change of the separation over the substep (m), see
+    /// [`update_anchors`].
+    curve: f32,
     cn: Vec2,
     cmass: f32,
     cra: Vec2,
@@ -181,6 +190,7 @@ impl ContactConstraint {
                 max_normal_impulse: 0.0,
                 approach,
                 sep: mp.separation,
+                curve: 0.0,
                 cn: n,
                 cmass: 0.0,
                 cra: ra,
@@ -313,7 +323,7 @@ fn current_point(
 /// Recomputes every point's separation and anchors from the current poses
 /// (start of each substep, and before restitution). Velocity iterations change
 /// velocities only, so these hold for the whole substep.
-pub(crate) fn update_anchors(constraints: &mut [ContactConstraint], bodies: &[SolverBody]) {
+pub(crate) fn update_anchors(constraints: &mut [ContactConstraint], bodies: &[SolverBody], h: f32) {
     for c in constraints.iter_mut() {
         let (ba, bb) = (&bodies[c.a as usize], &bodies[c.b as usize]);
         let fixed = c.fixed_normal();
@@ -321,6 +331,20 @@ pub(crate) fn update_anchors(constraints: &mut [ContactConstraint], bodies: &[So
             let (s, n, ra, rb) = current_point(p, fixed, ba, bb);
             p.sep = s;
             p.cn = n;
+            p.curve = 0.0;
+            if fixed.is_none() && h > 0.0 {
+                // Second-order change of the separation over the substep at the
+                // current velocities (a turning face, a point sliding over a
+                // curve): the predicted separation minus its linear part.
+                let ahead = |b: &SolverBody| SolverBody {
+                    dp: b.dp + h * b.v,
+                    dq: b.dq.integrate(h * b.w),
+                    ..*b
+                };
+                let (s1, ..) = current_geometry(p, &ahead(ba), &ahead(bb));
+                let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
+                p.curve = s1 - s - h * dv.dot(n);
+            }
             p.cmass = if fixed.is_some() {
                 p.normal_mass
             } else {
@@ -358,7 +382,10 @@ pub(crate) fn solve_velocities(
             for p in &mut c.points[..count] {
                 let (s, n, ra, rb) = (p.sep, p.cn, p.cra, p.crb);
                 // Speculative: a gap may be closed this substep, but no faster.
-                let bias = if s > 0.0 { s * inv_h } else { 0.0 };
+                // The separation at the end of the substep is predicted to second
+                // order, s + h·vn + curve: a gap may close, a penetration may
+                // not grow (removing it is the position pass's job).
+                let bias = (s.max(0.0) + p.curve) * inv_h;
                 let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
                 let vn = dv.dot(n);
                 let mass = p.cmass;

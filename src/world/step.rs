@@ -241,7 +241,7 @@ impl World {
             if let Some(d) = drag.as_ref() {
                 d.warm_start(&mut bodies[d.body as usize]);
             }
-            contact_solver::update_anchors(&mut constraints, &bodies);
+            contact_solver::update_anchors(&mut constraints, &bodies, h);
             contact_solver::warm_start(&constraints, &mut bodies);
             if let Some(d) = drag.as_mut() {
                 d.solve(&mut bodies[d.body as usize]);
@@ -255,7 +255,7 @@ impl World {
             }
             contact_solver::solve_positions(&constraints, &mut bodies, &params);
         }
-        contact_solver::update_anchors(&mut constraints, &bodies);
+        contact_solver::update_anchors(&mut constraints, &bodies, 0.0);
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &params);
 
         for c in &constraints {
