@@ -23,12 +23,34 @@
 //! Every point carries a feature id (which faces and which end produced it) so
 //! the solver can match it to last step's point and warm-start its impulses.
 //!
+//! Each point also records its contact *geometry* ([`PointFeature`]) so that the
+//! solver's position pass can recompute separation and normal from the bodies'
+//! current poses instead of along the step-start normal:
+//!
+//! * *face–point*: a flat face (polygon edge or capsule side, a segment `q₁q₂`;
+//!   or the unbounded tangent plane of a shape without a core point, such as an
+//!   ellipse) carried by one body, and a core point `p` carried by the other:
+//!   `s = n·(p - q₁) - r` with `n` turning with the face's body, or, once `p`
+//!   has moved past an end of the face while outside it, the point–point
+//!   distance to that end;
+//! * *point–point*: two core points (polygon vertices, circle centres, capsule
+//!   end points) with the sum of their rounding radii: `s = |pB - pA| - r`,
+//!   `n = (pB - pA)/|pB - pA|`, so a corner sliding over a rounded end follows
+//!   the curved surface instead of cutting under its tangent.
+//!
+//! With [`crate::WorldSettings::polygon_sat`] (the default), two overlapping polygons skip
+//! GJK/EPA: the separating-axis test over both polygons' edge normals gives the
+//! same minimum-translation normal and depth directly (a polygon pair's minimum
+//! translation is always along an edge normal). Separated polygons still go
+//! through GJK for the exact distance.
+//!
 //! Reference: E. Catto, "Contact Manifolds" (GDC 2007); Box2D `manifold.c`.
 
-use super::epa;
 use super::gjk::SimplexCache;
+use super::{epa, sat};
 use crate::math::{Iso, Vec2};
 use crate::shape::Shape;
+use crate::shape::{Polygon, SupportMap};
 use serde::{Deserialize, Serialize};
 
 /// `1 - cos(angle)` below which a face counts as aligned with the normal (about 2.6°).
@@ -76,6 +98,59 @@ impl Manifold {
             .iter()
             .fold(f32::INFINITY, |m, p| m.min(p.separation))
     }
+}
+
+/// How a contact point's separation is recomputed from the bodies' poses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum FeatureKind {
+    /// A face of A (through `pa`, normal `normal`) against a core point `pb` of B.
+    #[default]
+    PlaneA,
+    /// A face of B (through `pb`, normal `normal`, pointing toward A) against a
+    /// core point `pa` of A.
+    PlaneB,
+    /// Core points `pa` and `pb`; the normal is their direction.
+    Points,
+}
+
+/// The geometry of one contact point at the poses it was built from (world
+/// frame): see the module header.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct PointFeature {
+    pub kind: FeatureKind,
+    /// Point on A: a point of A's face (`PlaneA`) or A's core point.
+    pub pa: Vec2,
+    /// Point on B: B's core point, or a point of B's face (`PlaneB`).
+    pub pb: Vec2,
+    /// Face normal (unit, outward from the face's body); unused for `Points`.
+    pub normal: Vec2,
+    /// Length of the face from its point along `(-normal.y, normal.x)` (the
+    /// face's counter-clockwise direction), or negative for an unbounded
+    /// tangent plane.
+    pub length: f32,
+    /// Sum of the rounding radii around the core features (m).
+    pub radius: f32,
+    /// Rounding radius around the point that carries the anchor: `pb` for
+    /// `PlaneA`, `pa` otherwise (m).
+    pub point_radius: f32,
+}
+
+impl PointFeature {
+    /// Maps a feature from A's frame to the world.
+    fn to_world(self, xa: &Iso) -> PointFeature {
+        PointFeature {
+            pa: xa.apply(self.pa),
+            pb: xa.apply(self.pb),
+            normal: xa.rot.apply(self.normal),
+            ..self
+        }
+    }
+}
+
+/// Whether a shape's single-point contacts sit on a core *point* (a vertex or a
+/// rounded core's end), rather than on a smooth surface without one (ellipse).
+fn has_core_points(shape: &Shape) -> bool {
+    !matches!(shape, Shape::Ellipse { .. })
 }
 
 /// A flat face in A's frame: a segment with its outward normal and the rounding
@@ -161,11 +236,30 @@ pub fn collide(
     speculative: f32,
     cache: &mut SimplexCache,
 ) -> Manifold {
-    let contact = epa::contact(a, xa, b, xb, Some(cache), None);
+    collide_with_features(a, xa, b, xb, speculative, cache, false).0
+}
+
+/// [`collide`], with the geometry of each point for the solver, and optionally
+/// the separating-axis fast path for overlapping polygons (`polygon_sat`).
+pub(crate) fn collide_with_features(
+    a: &Shape,
+    xa: &Iso,
+    b: &Shape,
+    xb: &Iso,
+    speculative: f32,
+    cache: &mut SimplexCache,
+    polygon_sat: bool,
+) -> (Manifold, [PointFeature; 2]) {
+    let mut features = [PointFeature::default(); 2];
+    let sat_overlap = match (a, b) {
+        (Shape::Polygon(pa), Shape::Polygon(pb)) if polygon_sat => polygon_overlap(pa, xa, pb, xb),
+        _ => None,
+    };
+    let contact = sat_overlap.unwrap_or_else(|| epa::contact(a, xa, b, xb, Some(cache), None));
     let mut m = Manifold::default();
     let sep = contact.separation();
     if sep > speculative || !sep.is_finite() || !contact.normal().is_finite() {
-        return m;
+        return (m, features);
     }
     let n = contact.normal(); // A's frame, A → B
     let xf = xa.inv_mul(xb);
@@ -188,13 +282,14 @@ pub fn collide(
             )
         };
         if let (Some(r), Some(i)) = (reference, incident) {
-            clip(&mut m, &r, &i.0, flip, speculative);
-            for p in &mut m.points[..m.count] {
+            clip(&mut m, &mut features, &r, &i.0, flip, speculative);
+            for (p, f) in m.points[..m.count].iter_mut().zip(&mut features) {
                 p.point = xa.apply(p.point);
+                *f = f.to_world(xa);
             }
             m.normal = xa.rot.apply(if flip { -r.normal } else { r.normal });
             if m.count > 0 {
-                return m;
+                return (m, features);
             }
             // Clipping can drop every point when the faces barely overlap along the
             // reference side planes; the witness point below is still valid.
@@ -209,13 +304,136 @@ pub fn collide(
         ..Default::default()
     };
     m.count = 1;
-    m
+    // The witness points lie on the surfaces; the core points are a radius in.
+    let (ra, rb) = (a.core_radius(), b.core_radius());
+    let (ca, cb) = (pa - ra * n, pb + rb * n);
+    // A face aligned with the normal (a polygon edge or capsule side facing a
+    // circle or ellipse) carries the point; otherwise the witnesses are core
+    // points (vertices, rounded ends) or, on an ellipse, a smooth surface.
+    let aligned = |f: Option<(Face, f32)>| f.filter(|f| f.1 >= 1.0 - FACE_ALIGNMENT_TOLERANCE);
+    // Point–point needs a rounded side and cores clearly apart (a deep overlap
+    // has no meaningful centre-to-centre direction).
+    let cores_apart = (cb - ca).dot(n) > 1e-3 * (ra + rb);
+    let point_a = has_core_points(a);
+    let point_b = has_core_points(b);
+    features[0] = if let Some((f, _)) = aligned(fa) {
+        PointFeature {
+            kind: FeatureKind::PlaneA,
+            pa: f.v1,
+            pb: cb,
+            normal: f.normal,
+            length: (f.v2 - f.v1).length(),
+            radius: f.radius + rb,
+            point_radius: rb,
+        }
+    } else if let Some((f, _)) = aligned(fb) {
+        PointFeature {
+            kind: FeatureKind::PlaneB,
+            pa: ca,
+            pb: f.v1,
+            normal: f.normal,
+            length: (f.v2 - f.v1).length(),
+            radius: f.radius + ra,
+            point_radius: ra,
+        }
+    } else if point_a && point_b && ra + rb > 0.0 && cores_apart {
+        PointFeature {
+            kind: FeatureKind::Points,
+            pa: ca,
+            pb: cb,
+            normal: n,
+            length: 0.0,
+            radius: ra + rb,
+            point_radius: ra,
+        }
+    } else if point_a && !point_b {
+        PointFeature {
+            kind: FeatureKind::PlaneB,
+            pa: ca,
+            pb,
+            normal: -n,
+            length: -1.0,
+            radius: ra,
+            point_radius: ra,
+        }
+    } else {
+        PointFeature {
+            kind: FeatureKind::PlaneA,
+            pa,
+            pb: cb,
+            normal: n,
+            length: -1.0,
+            radius: rb,
+            point_radius: rb,
+        }
+    }
+    .to_world(xa);
+    (m, features)
+}
+
+/// Overlapping polygons, by the separating-axis test: when every edge normal of
+/// both polygons shows overlap, the axis of largest separation is the minimum
+/// translation direction, the same normal and depth EPA converges to, found
+/// without building a polytope. `None` when the polygons are apart (GJK then
+/// measures the true distance; SAT's would only be a lower bound).
+fn polygon_overlap(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> Option<epa::CoreContact> {
+    let xf = xa.inv_mul(xb); // B in A's frame
+    let (sa, ea) = sat::max_edge_separation(a, b, &xf);
+    if sa > 0.0 {
+        return None;
+    }
+    let xf_ba = xb.inv_mul(xa); // A in B's frame
+    let (sb, eb) = sat::max_edge_separation(b, a, &xf_ba);
+    if sb > 0.0 {
+        return None;
+    }
+    // The deepest vertex of `p` (placed by `x`) against the face (v, n), in the
+    // face owner's frame.
+    let deepest = |p: &Polygon, x: &Iso, v: Vec2, n: Vec2| {
+        let mut best = (f32::INFINITY, Vec2::ZERO);
+        for w in p.vertices() {
+            let w = x.apply(*w);
+            let d = n.dot(w - v);
+            if d < best.0 {
+                best = (d, w);
+            }
+        }
+        best.1
+    };
+    Some(if sb > sa {
+        // B's face: its normal, turned into A's frame and from A toward B.
+        let (v, nb) = (b.vertices()[eb], b.normals()[eb]);
+        let point_a = xf.apply(deepest(a, &xf_ba, v, nb));
+        let n = -xf.rot.apply(nb);
+        epa::CoreContact::Penetrating {
+            depth: -sb,
+            normal: n,
+            point_a,
+            point_b: point_a + sb * n,
+        }
+    } else {
+        let (v, n) = (a.vertices()[ea], a.normals()[ea]);
+        let point_b = deepest(b, &xf, v, n);
+        epa::CoreContact::Penetrating {
+            depth: -sa,
+            normal: n,
+            point_a: point_b - sa * n,
+            point_b,
+        }
+    })
 }
 
 /// Clips the incident face against the reference face's side planes and keeps
 /// the points within `speculative` of the reference face. Points are written in
 /// A's frame.
-fn clip(m: &mut Manifold, r: &Face, inc: &Face, flip: bool, speculative: f32) {
+fn clip(
+    m: &mut Manifold,
+    features: &mut [PointFeature; 2],
+    r: &Face,
+    inc: &Face,
+    flip: bool,
+    speculative: f32,
+) {
     let t = (r.v2 - r.v1).normalize_or_zero();
     if t == Vec2::ZERO {
         return;
@@ -241,6 +459,7 @@ fn clip(m: &mut Manifold, r: &Face, inc: &Face, flip: bool, speculative: f32) {
         }
     }
     let radii = r.radius + inc.radius;
+    let face_length = t.dot(r.v2 - r.v1);
     for (p, vid, clipped) in pts {
         let separation = r.normal.dot(p - r.v1) - radii;
         if separation > speculative {
@@ -259,6 +478,28 @@ fn clip(m: &mut Manifold, r: &Face, inc: &Face, flip: bool, speculative: f32) {
             separation,
             id,
             ..Default::default()
+        };
+        // Plane of the reference face against the incident core point.
+        features[m.count] = if flip {
+            PointFeature {
+                kind: FeatureKind::PlaneB,
+                pa: p,
+                pb: r.v1,
+                normal: r.normal,
+                length: face_length,
+                radius: radii,
+                point_radius: inc.radius,
+            }
+        } else {
+            PointFeature {
+                kind: FeatureKind::PlaneA,
+                pa: r.v1,
+                pb: p,
+                normal: r.normal,
+                length: face_length,
+                radius: radii,
+                point_radius: inc.radius,
+            }
         };
         m.count += 1;
     }
@@ -380,5 +621,51 @@ mod tests {
         let ids1: Vec<u32> = m1.points().iter().map(|p| p.id).collect();
         let ids2: Vec<u32> = m2.points().iter().map(|p| p.id).collect();
         assert_eq!(ids1, ids2);
+    }
+
+    #[test]
+    fn polygon_sat_overlap_matches_epa() {
+        // Deterministic pseudo-random boxes and hexagons at random overlapping poses.
+        let mut seed = 12345u32;
+        let mut rnd = move || {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let hexagon: Vec<Vec2> = (0..6)
+            .map(|k| {
+                let a = k as f32 * std::f32::consts::FRAC_PI_3;
+                0.4 * Vec2::new(libm::cosf(a), libm::sinf(a))
+            })
+            .collect();
+        let shapes = [
+            Shape::rect(0.5, 0.5),
+            Shape::rect(1.0, 0.2),
+            Shape::polygon(&hexagon).unwrap(),
+        ];
+        let mut checked = 0;
+        for _ in 0..2000 {
+            let a = &shapes[(rnd() * 3.0) as usize % 3];
+            let b = &shapes[(rnd() * 3.0) as usize % 3];
+            let xa = Iso::new(Vec2::new(rnd(), rnd()), 6.0 * rnd());
+            let xb = Iso::new(Vec2::new(rnd(), rnd()) * 1.5, 6.0 * rnd());
+            let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) else {
+                unreachable!()
+            };
+            let Some(sat) = polygon_overlap(pa, &xa, pb, &xb) else {
+                continue;
+            };
+            let epa = epa::contact(a, &xa, b, &xb, None, None);
+            let (d1, d2) = (sat.separation(), epa.separation());
+            assert!((d1 - d2).abs() < 1e-4, "depth {d1} vs {d2}");
+            if d1 < -1e-3 {
+                // Unique minimum axis (ties aside): the normals agree.
+                let dot = sat.normal().dot(epa.normal());
+                assert!(dot > 0.999 || (d1 - d2).abs() < 1e-4, "normal {dot}");
+            }
+            let (pa_, pb_) = sat.points();
+            assert!((pa_ - pb_ + sat.separation() * sat.normal()).length() < 1e-4);
+            checked += 1;
+        }
+        assert!(checked > 200, "{checked}");
     }
 }

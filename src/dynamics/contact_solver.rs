@@ -21,12 +21,29 @@
 //! store the impulses for next step's warm start
 //! ```
 //!
+//! Contact geometry is tracked through the step: each point carries its
+//! features (a face and a core point, or two core points; see
+//! `collision::manifold`), and once per substep its separation, normal and
+//! anchor are recomputed from the current poses. A face's normal turns with its
+//! body; a point–point normal follows the two core points (a corner sliding over
+//! a rounded end follows the curve). Single-point contacts use that normal in
+//! every pass; two-point manifolds keep their shared step-start normal for the
+//! velocity passes (the 2×2 block solver's effective masses are built on it).
+//! Each impulse acts at one world point for both bodies, midway between the
+//! surfaces, so impulses conserve angular momentum exactly. A single point's
+//! non-penetration target uses the separation predicted at the end of the
+//! substep to second order (`s + h·vn + curve`, `curve` from the geometry at the
+//! poses the current velocities lead to), so a turning face or a corner sliding
+//! over a curve does not dig in during the substep; that penetration would
+//! otherwise be removed by the position pass, which moves mass that carries
+//! velocity and so changes angular momentum.
+//!
 //! The velocity pass carries no Baumgarte bias: penetration is removed by the
 //! position pass alone. References: E. Catto, "Iterative Dynamics with Temporal
 //! Coherence" (2005), "Solver2D" (2024); Box2D v2.4 `b2ContactSolver` (NGS).
 
 use super::body::Body;
-use crate::collision::manifold::Manifold;
+use crate::collision::manifold::{FeatureKind, Manifold, PointFeature};
 use crate::math::{cross, cross_sv, Rot, Vec2};
 
 /// Velocity and pose change of a body during a step.
@@ -53,8 +70,6 @@ impl SolverBody {
 struct ConstraintPoint {
     ra: Vec2,
     rb: Vec2,
-    /// Separation at step start (m).
-    base_separation: f32,
     normal_mass: f32,
     tangent_mass: f32,
     normal_impulse: f32,
@@ -62,6 +77,26 @@ struct ConstraintPoint {
     max_normal_impulse: f32,
     /// Normal relative velocity at step start (negative = approaching).
     approach: f32,
+    /// This substep's separation and anchors (see [`current_point`]), cached by
+    /// [`update_anchors`]: poses do not change during velocity iterations.
+    sep: f32,
+    /// Second-order change of the separation over the substep (m), see
+    /// [`update_anchors`].
+    curve: f32,
+    cn: Vec2,
+    cmass: f32,
+    cra: Vec2,
+    crb: Vec2,
+    /// Contact geometry for the position pass: the feature kind, the feature
+    /// points relative to A's and B's centres and the face normal (step-start
+    /// orientation), and the sum of the rounding radii.
+    kind: FeatureKind,
+    fa: Vec2,
+    fb: Vec2,
+    fnormal: Vec2,
+    flength: f32,
+    radius: f32,
+    point_radius: f32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -98,6 +133,7 @@ pub(crate) struct SolverParams {
 
 impl ContactConstraint {
     /// Builds a constraint from a manifold between bodies `a` and `b`.
+    #[allow(clippy::too_many_arguments)] // one call site, each argument distinct
     pub fn new(
         contact: u32,
         a: u32,
@@ -107,6 +143,7 @@ impl ContactConstraint {
         sa: &SolverBody,
         sb: &SolverBody,
         m: &Manifold,
+        features: &[PointFeature; 2],
         friction: f32,
         restitution: f32,
         gravity: Vec2,
@@ -115,7 +152,7 @@ impl ContactConstraint {
         let n = m.normal;
         let t = Vec2::new(n.y, -n.x);
         let mut points = [ConstraintPoint::default(); 2];
-        for (cp, mp) in points.iter_mut().zip(m.points()) {
+        for ((cp, mp), f) in points.iter_mut().zip(m.points()).zip(features) {
             let ra = mp.point - body_a.center;
             let rb = mp.point - body_b.center;
             let rna = cross(ra, n);
@@ -146,13 +183,25 @@ impl ContactConstraint {
             *cp = ConstraintPoint {
                 ra,
                 rb,
-                base_separation: mp.separation,
                 normal_mass: if kn > 0.0 { 1.0 / kn } else { 0.0 },
                 tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
                 normal_impulse: mp.normal_impulse,
                 tangent_impulse: mp.tangent_impulse,
                 max_normal_impulse: 0.0,
                 approach,
+                sep: mp.separation,
+                curve: 0.0,
+                cn: n,
+                cmass: 0.0,
+                cra: ra,
+                crb: rb,
+                kind: f.kind,
+                fa: f.pa - body_a.center,
+                fb: f.pb - body_b.center,
+                fnormal: f.normal,
+                flength: f.length,
+                radius: f.radius,
+                point_radius: f.point_radius,
             };
         }
         let (mut k, mut block_ok) = ([0.0; 3], false);
@@ -198,6 +247,13 @@ impl ContactConstraint {
         }
     }
 
+    /// The shared normal of a two-point manifold; `None` for a single point,
+    /// whose normal follows its feature geometry.
+    #[inline]
+    fn fixed_normal(&self) -> Option<Vec2> {
+        (self.count == 2).then_some(self.normal)
+    }
+
     /// Copies the accumulated impulses back into the manifold.
     pub fn store(&self, m: &mut Manifold) {
         for (mp, cp) in m.points[..m.count].iter_mut().zip(&self.points) {
@@ -228,15 +284,14 @@ fn write_back(bodies: &mut [SolverBody], a: u32, b: u32, ba: SolverBody, bb: Sol
 pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
     for c in constraints {
         let (mut ba, mut bb) = pair_mut(bodies, c.a, c.b);
-        let n = c.normal;
-        let t = Vec2::new(n.y, -n.x);
         for p in &c.points[..c.count] {
-            let (_, ra, rb) = current_point(p, n, &ba, &bb);
+            let n = p.cn;
+            let t = Vec2::new(n.y, -n.x);
             apply(
                 &mut ba,
                 &mut bb,
-                ra,
-                rb,
+                p.cra,
+                p.crb,
                 p.normal_impulse * n + p.tangent_impulse * t,
             );
         }
@@ -245,26 +300,70 @@ pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [Solver
 }
 
 /// A contact point's state from the bodies' motion since step start: its
-/// separation and its anchors from the current centres of mass.
+/// separation, its normal and its anchors from the current centres of mass.
 ///
-/// Each body carries its own copy of the point (rotated with it); when the
-/// bodies slide the copies part. Impulses are applied at their midpoint, one
-/// world point for both bodies, so every impulse conserves angular momentum
-/// exactly, however far the bodies moved during the step.
-#[inline]
+/// The separation, normal and anchor come from the point's feature geometry
+/// ([`current_geometry`]). The anchor is one world point for both bodies, so
+/// every impulse conserves angular momentum exactly, however far the bodies
+/// moved during the step; it lies on the line of action through the incident
+/// core point, where the rate of change of the separation is the normal
+/// relative velocity. Two-point manifolds keep their shared step-start normal
+/// (`fixed`), the block solver's effective masses being built on it.
+#[inline(always)]
 fn current_point(
     p: &ConstraintPoint,
-    n: Vec2,
+    fixed: Option<Vec2>,
     ba: &SolverBody,
     bb: &SolverBody,
-) -> (f32, Vec2, Vec2) {
-    let qa = ba.dq.apply(p.ra);
-    let qb = bb.dq.apply(p.rb);
-    // Current centre of B relative to the current centre of A.
-    let ab = (p.ra - p.rb) + (bb.dp - ba.dp);
-    let separation = (ab + qb - qa).dot(n) + p.base_separation;
-    let ra = 0.5 * (qa + qb + ab);
-    (separation, ra, ra - ab)
+) -> (f32, Vec2, Vec2, Vec2) {
+    let (s, n, ra, ab) = current_geometry(p, ba, bb);
+    (s, fixed.unwrap_or(n), ra, ra - ab)
+}
+
+/// Recomputes every point's separation and anchors from the current poses
+/// (start of each substep, and before restitution). Velocity iterations change
+/// velocities only, so these hold for the whole substep.
+pub(crate) fn update_anchors(constraints: &mut [ContactConstraint], bodies: &[SolverBody], h: f32) {
+    for c in constraints.iter_mut() {
+        let (ba, bb) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+        let fixed = c.fixed_normal();
+        for p in &mut c.points[..c.count] {
+            let (s, n, ra, rb) = current_point(p, fixed, ba, bb);
+            p.sep = s;
+            p.cn = n;
+            p.curve = 0.0;
+            if fixed.is_none() && h > 0.0 {
+                // Second-order change of the separation over the substep at the
+                // current velocities (a turning face, a point sliding over a
+                // curve): the predicted separation minus its linear part.
+                let ahead = |b: &SolverBody| SolverBody {
+                    dp: b.dp + h * b.v,
+                    dq: b.dq.integrate(h * b.w),
+                    ..*b
+                };
+                let (s1, ..) = current_geometry(p, &ahead(ba), &ahead(bb));
+                let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
+                p.curve = s1 - s - h * dv.dot(n);
+            }
+            p.cmass = if fixed.is_some() {
+                p.normal_mass
+            } else {
+                // A single point's normal turns, and its effective mass with it.
+                let (rna, rnb) = (cross(ra, n), cross(rb, n));
+                let k = ba.inv_mass
+                    + bb.inv_mass
+                    + ba.inv_inertia * rna * rna
+                    + bb.inv_inertia * rnb * rnb;
+                if k > 0.0 {
+                    1.0 / k
+                } else {
+                    0.0
+                }
+            };
+            p.cra = ra;
+            p.crb = rb;
+        }
+    }
 }
 
 /// One velocity pass over all contacts.
@@ -276,19 +375,21 @@ pub(crate) fn solve_velocities(
     let inv_h = 1.0 / prm.h;
     for c in constraints.iter_mut() {
         let (mut ba, mut bb) = pair_mut(bodies, c.a, c.b);
-        let n = c.normal;
-        let t = Vec2::new(n.y, -n.x);
         let count = c.count;
         if count == 2 && c.block_ok {
             solve_normal_block(c, &mut ba, &mut bb, inv_h);
         } else {
             for p in &mut c.points[..count] {
-                let (s, ra, rb) = current_point(p, n, &ba, &bb);
+                let (s, n, ra, rb) = (p.sep, p.cn, p.cra, p.crb);
                 // Speculative: a gap may be closed this substep, but no faster.
-                let bias = if s > 0.0 { s * inv_h } else { 0.0 };
+                // The separation at the end of the substep is predicted to second
+                // order, s + h·vn + curve: a gap may close, a penetration may
+                // not grow (removing it is the position pass's job).
+                let bias = (s.max(0.0) + p.curve) * inv_h;
                 let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
                 let vn = dv.dot(n);
-                let new = (p.normal_impulse - p.normal_mass * (vn + bias)).max(0.0);
+                let mass = p.cmass;
+                let new = (p.normal_impulse - mass * (vn + bias)).max(0.0);
                 let delta = new - p.normal_impulse;
                 p.normal_impulse = new;
                 p.max_normal_impulse = p.max_normal_impulse.max(new);
@@ -297,7 +398,8 @@ pub(crate) fn solve_velocities(
         }
         // Friction after the normal impulses, bounded by this iteration's load.
         for p in &mut c.points[..count] {
-            let (_, ra, rb) = current_point(p, n, &ba, &bb);
+            let (n, ra, rb) = (p.cn, p.cra, p.crb);
+            let t = Vec2::new(n.y, -n.x);
             let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
             let vt = dv.dot(t);
             let max_f = c.friction * p.normal_impulse;
@@ -339,8 +441,8 @@ fn solve_normal_block(
 ) {
     let n = c.normal;
     let [p1, p2] = &mut c.points;
-    let (s1, ra1, rb1) = current_point(p1, n, ba, bb);
-    let (s2, ra2, rb2) = current_point(p2, n, ba, bb);
+    let (s1, ra1, rb1) = (p1.sep, p1.cra, p1.crb);
+    let (s2, ra2, rb2) = (p2.sep, p2.cra, p2.crb);
     let bias1 = if s1 > 0.0 { s1 * inv_h } else { 0.0 };
     let bias2 = if s2 > 0.0 { s2 * inv_h } else { 0.0 };
     let vn1 = (bb.v + cross_sv(bb.w, rb1) - ba.v - cross_sv(ba.w, ra1)).dot(n) + bias1;
@@ -385,9 +487,79 @@ fn solve_normal_block(
     apply(ba, bb, ra2, rb2, d.y * n);
 }
 
-/// One NGS position pass: pushes penetrating points apart along the normal,
-/// recomputing the separation from the current poses. Returns the deepest
-/// separation seen (m).
+/// A contact point's separation, normal (A → B) and anchor from the bodies'
+/// current poses, by its feature geometry (see `manifold`): the face normal
+/// turns with its body and a point–point normal follows the two core points.
+/// The anchor (relative to A's current centre; B's is `ra - ab`) lies on the
+/// line of action through the incident point, the same world point for both
+/// bodies.
+#[inline(always)]
+fn current_geometry(
+    p: &ConstraintPoint,
+    ba: &SolverBody,
+    bb: &SolverBody,
+) -> (f32, Vec2, Vec2, Vec2) {
+    // Current centre of B relative to the current centre of A.
+    let ab = (p.ra - p.rb) + (bb.dp - ba.dp);
+    let pa = ba.dq.apply(p.fa);
+    let pb = ab + bb.dq.apply(p.fb);
+    // The anchor is midway between the two surfaces, on the normal through
+    // the point-carrying core point (friction acts there, at the surface).
+    match p.kind {
+        FeatureKind::PlaneA => {
+            let n = ba.dq.apply(p.fnormal);
+            let (s, n) = match face_to_point(pa, n, p.flength, pb) {
+                Some(e) => points(e, pb, p.radius, n),
+                None => (n.dot(pb - pa) - p.radius, n),
+            };
+            (s, n, pb - (p.point_radius + 0.5 * s) * n, ab)
+        }
+        FeatureKind::PlaneB => {
+            let n = bb.dq.apply(p.fnormal);
+            let (s, n) = match face_to_point(pb, n, p.flength, pa) {
+                Some(e) => points(pa, e, p.radius, -n),
+                None => (n.dot(pa - pb) - p.radius, -n),
+            };
+            (s, n, pa + (p.point_radius + 0.5 * s) * n, ab)
+        }
+        FeatureKind::Points => {
+            let (s, n) = points(pa, pb, p.radius, ba.dq.apply(p.fnormal));
+            (s, n, pa + (p.point_radius + 0.5 * s) * n, ab)
+        }
+    }
+}
+
+/// The end of a face (start `q`, outward normal `n`, length `len`, negative for
+/// an unbounded plane) nearest to point `p` when `p` lies outside the face and
+/// beyond one of its ends: there the face's nearest feature is that end.
+#[inline(always)]
+fn face_to_point(q: Vec2, n: Vec2, len: f32, p: Vec2) -> Option<Vec2> {
+    if len < 0.0 {
+        return None;
+    }
+    let d = p - q;
+    let t = Vec2::new(-n.y, n.x);
+    let u = t.dot(d);
+    if n.dot(d) > 0.0 && (u < 0.0 || u > len) {
+        Some(q + u.clamp(0.0, len) * t)
+    } else {
+        None
+    }
+}
+
+/// Separation and normal of two core points `pa`, `pb` with rounding
+/// `radius`; `fallback` is the normal when they coincide.
+#[inline(always)]
+fn points(pa: Vec2, pb: Vec2, radius: f32, fallback: Vec2) -> (f32, Vec2) {
+    let d = pb - pa;
+    let len = d.length();
+    let n = if len > 0.0 { d / len } else { fallback };
+    (len - radius, n)
+}
+
+/// One NGS position pass: pushes penetrating points apart along their current
+/// normals, recomputing separation and normal from the current poses (see
+/// [`current_geometry`]). Returns the deepest separation seen (m).
 pub(crate) fn solve_positions(
     constraints: &[ContactConstraint],
     bodies: &mut [SolverBody],
@@ -396,15 +568,15 @@ pub(crate) fn solve_positions(
     let mut min_sep = 0.0f32;
     for c in constraints {
         let (mut ba, mut bb) = pair_mut(bodies, c.a, c.b);
-        let n = c.normal;
         for p in &c.points[..c.count] {
-            let (s, ra, rb) = current_point(p, n, &ba, &bb);
+            let (s, n, ra, ab) = current_geometry(p, &ba, &bb);
             min_sep = min_sep.min(s);
             let correction =
                 (prm.position_correction * (s + prm.linear_slop)).clamp(-prm.max_correction, 0.0);
             if correction >= 0.0 {
                 continue;
             }
+            let rb = ra - ab;
             let rna = cross(ra, n);
             let rnb = cross(rb, n);
             let k =
@@ -435,13 +607,12 @@ pub(crate) fn apply_restitution(
             continue;
         }
         let (mut ba, mut bb) = pair_mut(bodies, c.a, c.b);
-        let n = c.normal;
         let count = c.count;
         for p in &mut c.points[..count] {
             if p.approach > -prm.restitution_threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let (_, ra, rb) = current_point(p, n, &ba, &bb);
+            let (n, ra, rb) = (p.cn, p.cra, p.crb);
             let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
             let vn = dv.dot(n);
             let new =

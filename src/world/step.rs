@@ -84,6 +84,7 @@ impl World {
                 a,
                 b,
                 manifold: Manifold::default(),
+                features: Default::default(),
                 cache: Default::default(),
                 friction: mix_friction(ba.material.friction, bb.material.friction),
                 restitution: mix_restitution(ba.material.restitution, bb.material.restitution),
@@ -123,13 +124,14 @@ impl World {
                 + ba.w.abs() * ba.shape.bounding_radius()
                 + bb.w.abs() * bb.shape.bounding_radius();
             let speculative = base + closing * dt;
-            let mut m = manifold::collide(
+            let (mut m, features) = manifold::collide_with_features(
                 &ba.shape,
                 &ba.xf,
                 &bb.shape,
                 &bb.xf,
                 speculative,
                 &mut c.cache,
+                self.settings.polygon_sat,
             );
             for p in &mut m.points[..m.count] {
                 if let Some(old) = c.manifold.points().iter().find(|o| o.id == p.id) {
@@ -145,6 +147,7 @@ impl World {
                 }
             }
             c.manifold = m;
+            c.features = features;
         }
         if !wake.is_empty() {
             wake.sort_unstable();
@@ -211,6 +214,7 @@ impl World {
                 &bodies[c.a as usize],
                 &bodies[c.b as usize],
                 &c.manifold,
+                &c.features,
                 c.friction,
                 c.restitution,
                 s.gravity,
@@ -237,6 +241,7 @@ impl World {
             if let Some(d) = drag.as_ref() {
                 d.warm_start(&mut bodies[d.body as usize]);
             }
+            contact_solver::update_anchors(&mut constraints, &bodies, h);
             contact_solver::warm_start(&constraints, &mut bodies);
             if let Some(d) = drag.as_mut() {
                 d.solve(&mut bodies[d.body as usize]);
@@ -250,6 +255,7 @@ impl World {
             }
             contact_solver::solve_positions(&constraints, &mut bodies, &params);
         }
+        contact_solver::update_anchors(&mut constraints, &bodies, 0.0);
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &params);
 
         for c in &constraints {

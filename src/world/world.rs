@@ -4,7 +4,7 @@ use super::id::BodyId;
 use super::settings::WorldSettings;
 use crate::broadphase::{SapConfig, SweepAndPrune};
 use crate::collision::gjk::SimplexCache;
-use crate::collision::manifold::Manifold;
+use crate::collision::manifold::{Manifold, PointFeature};
 use crate::collision::Aabb;
 use crate::dynamics::contact_solver::{ContactConstraint, SolverBody};
 use crate::dynamics::sleep::UnionFind;
@@ -83,6 +83,9 @@ pub(crate) struct Contact {
     pub a: u32,
     pub b: u32,
     pub manifold: Manifold,
+    /// Geometry of the manifold's points, for the solver's position pass.
+    #[serde(default)]
+    pub features: [PointFeature; 2],
     pub cache: SimplexCache,
     pub friction: f32,
     pub restitution: f32,
