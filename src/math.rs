@@ -76,15 +76,6 @@ impl Rot {
         )
     }
 
-    /// Composition `self ∘ other` (apply `other` first).
-    #[inline]
-    pub fn mul(self, other: Rot) -> Rot {
-        Rot {
-            cos: self.cos * other.cos - self.sin * other.sin,
-            sin: self.sin * other.cos + self.cos * other.sin,
-        }
-    }
-
     /// `self⁻¹ ∘ other`: `other` expressed relative to `self`.
     #[inline]
     pub fn inv_mul(self, other: Rot) -> Rot {
@@ -106,6 +97,18 @@ impl Rot {
         Rot {
             cos: c * inv,
             sin: s * inv,
+        }
+    }
+}
+
+/// Composition `a * b` (apply `b` first).
+impl std::ops::Mul for Rot {
+    type Output = Rot;
+    #[inline]
+    fn mul(self, other: Rot) -> Rot {
+        Rot {
+            cos: self.cos * other.cos - self.sin * other.sin,
+            sin: self.sin * other.cos + self.cos * other.sin,
         }
     }
 }
@@ -165,7 +168,7 @@ impl Iso {
     pub fn mul(&self, other: &Iso) -> Iso {
         Iso {
             translation: self.rot.apply(other.translation) + self.translation,
-            rot: self.rot.mul(other.rot),
+            rot: self.rot * other.rot,
         }
     }
 

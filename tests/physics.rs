@@ -170,8 +170,9 @@ fn quadratic_fit_acceleration(pts: &[(f64, f64)]) -> f64 {
     for col in 0..3 {
         for row in col + 1..3 {
             let f = m[row][col] / m[col][col];
-            for k in col..3 {
-                m[row][k] -= f * m[col][k];
+            let pivot = m[col];
+            for (v, p) in m[row].iter_mut().zip(pivot).skip(col) {
+                *v -= f * p;
             }
             r[row] -= f * r[col];
         }

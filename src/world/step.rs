@@ -296,7 +296,7 @@ impl World {
                 continue;
             }
             let center = b.center + sb.dp;
-            let rot = b.xf.rot.mul(sb.dq);
+            let rot = b.xf.rot * sb.dq;
             let bad = if !(is_finite_vec(sb.v)
                 && sb.w.is_finite()
                 && is_finite_vec(center)
