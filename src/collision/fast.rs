@@ -8,10 +8,13 @@
 //!
 //! | pair | intersects | distance | penetration |
 //! |---|---|---|---|
-//! | small polygon / small polygon | SAT with early exit | SAT check, then vertex–edge brute force | — |
+//! | small polygons (n, m ≤ 8, n·m ≤ 24) | SAT with early exit | SAT, then certified nearby features, else vertex–edge brute force | — |
+//! | centred parallelograms (boxes) | closed-form SAT on 2 + 2 axes | same, closed-form SAT | — |
 //! | circle / polygon (either order) | point projection | point projection | — |
 //! | circle / circle | closed form | closed form | closed form |
-//! | circle / capsule (either order) | point–segment | point–segment | — |
+//! | circle / capsule (either order) | — | point–segment | — |
+//!
+//! (— : the generic GJK/EPA path.)
 //!
 //! Every answer follows the same contract as the generic path (unit normal A→B,
 //! points on the surfaces, the same `None` rules) and is exact up to f32 rounding,
@@ -636,7 +639,7 @@ fn polygons_distance(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> Option<Clo
         }
         max_sep = max_sep.max(min_s);
     }
-    if !(max_sep > 0.0) || !best.d2.is_finite() {
+    if max_sep.is_nan() || max_sep <= 0.0 || !best.d2.is_finite() {
         return None;
     }
     let (distance, normal) = match best.face {
@@ -644,7 +647,7 @@ fn polygons_distance(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> Option<Clo
         None => {
             let diff = best.pb - best.pa;
             let len = diff.length();
-            if !(len > 0.0) {
+            if len.is_nan() || len <= 0.0 {
                 return None;
             }
             (len, diff / len)
