@@ -2,6 +2,7 @@
 
 mod aabb;
 pub mod epa;
+mod fast;
 pub mod gjk;
 pub mod manifold;
 pub mod sat;

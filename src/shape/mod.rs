@@ -265,6 +265,11 @@ impl SupportMap for Shape {
             Shape::Polygon(_) | Shape::Ellipse { .. } => 0.0,
         }
     }
+
+    #[inline]
+    fn as_shape(&self) -> Option<&Shape> {
+        Some(self)
+    }
 }
 
 #[cfg(test)]

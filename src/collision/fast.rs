@@ -1,0 +1,859 @@
+//! Shape-pair fast paths behind the generic queries.
+//!
+//! [`crate::gjk::intersects`], [`crate::gjk::distance`] and
+//! [`crate::epa::penetration`] stay generic over [`crate::SupportMap`]; when both
+//! sides are known [`Shape`]s (see [`crate::SupportMap::as_shape`]) they first ask
+//! this module, which answers the pairs it has a cheaper exact routine for and
+//! returns `None` ("no fast path") for everything else:
+//!
+//! | pair | intersects | distance | penetration |
+//! |---|---|---|---|
+//! | small polygons (n, m ≤ 8, n·m ≤ 24) | SAT with early exit | SAT, then certified nearby features, else vertex–edge brute force | — |
+//! | centred parallelograms (boxes) | closed-form SAT on 2 + 2 axes | same, closed-form SAT | — |
+//! | circle / polygon (either order) | point projection | point projection | — |
+//! | circle / circle | closed form | closed form | closed form |
+//! | circle / capsule (either order) | — | point–segment | — |
+//!
+//! (— : the generic GJK/EPA path.)
+//!
+//! Every answer follows the same contract as the generic path (unit normal A→B,
+//! points on the surfaces, the same `None` rules) and is exact up to f32 rounding,
+//! so the oracle suites, which call the public API, cover these routines. Each
+//! routine is compared with the generic GJK/EPA path in the unit tests below.
+
+use super::epa::Penetration;
+use super::gjk::Closest;
+use crate::math::{Iso, Vec2};
+use crate::shape::{Polygon, Shape};
+
+/// Largest vertex count of either polygon on the small-polygon paths (the
+/// stack buffers' size).
+const SMALL: usize = 8;
+/// SAT `intersects` is used when `n · m` is at most this. Measured with
+/// `cargo bench --bench narrowphase`: SAT with early exit beats GJK for boxes;
+/// for octagons (n · m = 64) GJK's few O(n + m) iterations win.
+const SAT_INTERSECTS_MAX_PRODUCT: usize = 24;
+/// The vertex–edge brute-force distance is used when `n · m` is at most this
+/// (boxes and triangles); larger pairs keep GJK.
+const BRUTE_DISTANCE_MAX_PRODUCT: usize = 24;
+
+fn small_pair(a: &Polygon, b: &Polygon, max_product: usize) -> bool {
+    let (n, m) = (a.vertices().len(), b.vertices().len());
+    n <= SMALL && m <= SMALL && n * m <= max_product
+}
+
+/// `Some(answer)` when a fast path exists for this pair.
+pub(crate) fn intersects(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<bool> {
+    match (a, b) {
+        (Shape::Polygon(pa), Shape::Polygon(pb))
+            if small_pair(pa, pb, SAT_INTERSECTS_MAX_PRODUCT) =>
+        {
+            let xf = xa.inv_mul(xb);
+            Some(match (parallelogram(pa), parallelogram(pb)) {
+                (Some(ha), Some(hb)) => parallelogram_sat(pa, ha, pb, hb, &xf).0.sep <= 0.0,
+                _ => polygons_intersect(pa, pb, &xf),
+            })
+        }
+        (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
+            let r = ra + rb;
+            Some((xb.translation - xa.translation).length_squared() <= r * r)
+        }
+        (Shape::Circle { radius }, Shape::Polygon(p)) => Some(
+            circle_polygon_core(p, xb.apply_inv(xa.translation)).is_none_or(|c| c.0 <= *radius),
+        ),
+        (Shape::Polygon(p), Shape::Circle { radius }) => Some(
+            circle_polygon_core(p, xa.apply_inv(xb.translation)).is_none_or(|c| c.0 <= *radius),
+        ),
+        _ => None,
+    }
+}
+
+/// `Some(answer)` when a fast path exists for this pair.
+pub(crate) fn distance(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<Option<Closest>> {
+    match (a, b) {
+        (Shape::Polygon(pa), Shape::Polygon(pb))
+            if small_pair(pa, pb, BRUTE_DISTANCE_MAX_PRODUCT) =>
+        {
+            Some(polygons_distance_sat(pa, xa, pb, xb))
+        }
+        (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
+            let diff = xb.translation - xa.translation;
+            let len = diff.length();
+            let distance = len - ra - rb;
+            if !(len > 0.0 && distance > 0.0 && distance.is_finite()) {
+                return Some(None);
+            }
+            let normal = diff / len;
+            Some(Some(Closest {
+                distance,
+                point_a: xa.translation + *ra * normal,
+                point_b: xb.translation - *rb * normal,
+                normal,
+            }))
+        }
+        (Shape::Circle { radius }, Shape::Polygon(p)) => {
+            // Core answer in B's frame, normal from the polygon toward the centre.
+            Some(
+                circle_polygon_core(p, xb.apply_inv(xa.translation)).and_then(|(core, q, n)| {
+                    rounded_closest(
+                        core,
+                        *radius,
+                        xa.translation,
+                        -xb.rot.apply(n),
+                        xb.apply(q),
+                        0.0,
+                    )
+                }),
+            )
+        }
+        (Shape::Polygon(p), Shape::Circle { radius }) => Some(
+            circle_polygon_core(p, xa.apply_inv(xb.translation)).and_then(|(core, q, n)| {
+                rounded_closest(
+                    core,
+                    0.0,
+                    xa.apply(q),
+                    xa.rot.apply(n),
+                    xb.translation,
+                    *radius,
+                )
+            }),
+        ),
+        (
+            Shape::Circle { radius },
+            Shape::Capsule {
+                half_height,
+                radius: rc,
+            },
+        ) => {
+            let (core, q, n) = point_segment(*half_height, xb.apply_inv(xa.translation));
+            Some(rounded_closest(
+                core,
+                *radius,
+                xa.translation,
+                -xb.rot.apply(n),
+                xb.apply(q),
+                *rc,
+            ))
+        }
+        (
+            Shape::Capsule {
+                half_height,
+                radius: rc,
+            },
+            Shape::Circle { radius },
+        ) => {
+            let (core, q, n) = point_segment(*half_height, xa.apply_inv(xb.translation));
+            Some(rounded_closest(
+                core,
+                *rc,
+                xa.apply(q),
+                xa.rot.apply(n),
+                xb.translation,
+                *radius,
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// `Some(answer)` when a fast path exists for this pair.
+pub(crate) fn penetration(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<Option<Penetration>> {
+    match (a, b) {
+        (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
+            let diff = xb.translation - xa.translation;
+            let len = diff.length();
+            if !(len > 0.0 && len.is_finite()) {
+                // Concentric: the normal is arbitrary; leave it to the generic path.
+                return None;
+            }
+            let depth = ra + rb - len;
+            if depth < 0.0 {
+                return Some(None);
+            }
+            let normal = diff / len;
+            Some(Some(Penetration {
+                depth,
+                normal,
+                point_a: xa.translation + *ra * normal,
+                point_b: xb.translation - *rb * normal,
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// Closest points of two rounded shapes from their cores' closest points (world
+/// frame): `core` apart, `ca` on A's core, `cb` on B's core, `normal` A→B.
+fn rounded_closest(
+    core: f32,
+    ra: f32,
+    ca: Vec2,
+    normal: Vec2,
+    cb: Vec2,
+    rb: f32,
+) -> Option<Closest> {
+    let distance = core - ra - rb;
+    if !(core > 0.0 && distance > 0.0 && distance.is_finite()) {
+        return None;
+    }
+    Some(Closest {
+        distance,
+        point_a: ca + ra * normal,
+        point_b: cb - rb * normal,
+        normal,
+    })
+}
+
+/// Distance from the point `p` (the polygon's frame) to the polygon, the closest
+/// point on it and the unit normal from it toward `p`; `None` when `p` is inside
+/// or on the boundary.
+///
+/// The edge of largest separation `nᵢ·(p − vᵢ)` is the one the closest feature
+/// lies on: either its interior (the separation is then the distance) or one of
+/// its ends (found by the Voronoi test along the edge). For a point in the
+/// region of vertex `vₖ` the largest separation belongs to an edge adjacent to
+/// `vₖ`, since the other normals are turned farther from `p − vₖ` and their
+/// edges lie strictly behind `vₖ`.
+fn circle_polygon_core(poly: &Polygon, p: Vec2) -> Option<(f32, Vec2, Vec2)> {
+    let (vs, ns) = (poly.vertices(), poly.normals());
+    let mut best = f32::NEG_INFINITY;
+    let mut bi = 0;
+    for (i, (v, n)) in vs.iter().zip(ns).enumerate() {
+        let s = n.dot(p - *v);
+        if s > best {
+            best = s;
+            bi = i;
+        }
+    }
+    if best.is_nan() || best <= 0.0 {
+        return None;
+    }
+    let v1 = vs[bi];
+    let v2 = vs[if bi + 1 == vs.len() { 0 } else { bi + 1 }];
+    let e = v2 - v1;
+    let vertex = if (p - v1).dot(e) <= 0.0 {
+        Some(v1)
+    } else if (p - v2).dot(e) >= 0.0 {
+        Some(v2)
+    } else {
+        None
+    };
+    match vertex {
+        Some(q) => {
+            let diff = p - q;
+            let len = diff.length();
+            (len > 0.0).then(|| (len, q, diff / len))
+        }
+        None => {
+            let n = ns[bi];
+            Some((best, p - best * n, n))
+        }
+    }
+}
+
+/// Distance from the point `p` (the capsule's frame) to the core segment
+/// (0, −h)..(0, h), the closest point on it and the unit normal toward `p`
+/// (zero when `p` is on the segment, which the caller's `None` rule catches).
+fn point_segment(h: f32, p: Vec2) -> (f32, Vec2, Vec2) {
+    if p.y > -h && p.y < h {
+        // Beside the segment: the normal is exactly ±x.
+        let n = Vec2::new(if p.x >= 0.0 { 1.0 } else { -1.0 }, 0.0);
+        return (p.x.abs(), Vec2::new(0.0, p.y), n);
+    }
+    let q = Vec2::new(0.0, p.y.clamp(-h, h));
+    let diff = p - q;
+    let len = diff.length();
+    let n = if len > 0.0 { diff / len } else { Vec2::ZERO };
+    (len, q, n)
+}
+
+/// B's vertices and normals in A's frame (`xf` = B's pose in A's frame).
+fn placed(b: &Polygon, xf: &Iso) -> ([Vec2; SMALL], [Vec2; SMALL]) {
+    let mut vs = [Vec2::ZERO; SMALL];
+    let mut ns = [Vec2::ZERO; SMALL];
+    for (i, (v, n)) in b.vertices().iter().zip(b.normals()).enumerate() {
+        vs[i] = xf.apply(*v);
+        ns[i] = xf.rot.apply(*n);
+    }
+    (vs, ns)
+}
+
+/// Smallest signed distance of the points from the line through `v` with unit
+/// normal `n`.
+#[inline]
+fn min_offset(points: &[Vec2], v: Vec2, n: Vec2) -> f32 {
+    points
+        .iter()
+        .fold(f32::INFINITY, |m, p| m.min(n.dot(*p - v)))
+}
+
+/// SAT over both polygons' edge normals with early exit on the first separating
+/// axis, in A's frame. Touching (separation exactly 0) counts as intersecting.
+fn polygons_intersect(a: &Polygon, b: &Polygon, xf: &Iso) -> bool {
+    let m = b.vertices().len();
+    let (bv, bn) = placed(b, xf);
+    let bv = &bv[..m];
+    for (v, n) in a.vertices().iter().zip(a.normals()) {
+        if min_offset(bv, *v, *n) > 0.0 {
+            return false;
+        }
+    }
+    for (v, n) in bv.iter().zip(&bn[..m]) {
+        if min_offset(a.vertices(), *v, *n) > 0.0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// Deepest vertex of `points` below the line through `v` with unit normal `n`:
+/// (smallest offset `n·(p − v)`, its index; the first on ties).
+#[inline]
+fn min_offset_index(points: &[Vec2], v: Vec2, n: Vec2) -> (f32, usize) {
+    let mut best = (f32::INFINITY, 0);
+    for (j, p) in points.iter().enumerate() {
+        let s = n.dot(*p - v);
+        if s < best.0 {
+            best = (s, j);
+        }
+    }
+    best
+}
+
+/// Exact distance between two small polygons, SAT first.
+///
+/// The axis of largest separation `s` (an edge of one polygon, with the other's
+/// deepest vertex `p` along it) bounds the distance from below. When `p` projects
+/// onto the interior of that edge, the pair (p, its projection) is `s` apart, so
+/// `s` is the distance and the answer is exact; otherwise (a vertex–vertex or a
+/// tie case) the vertex–edge brute force decides.
+fn polygons_distance_sat(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> Option<Closest> {
+    let xf = xa.inv_mul(xb);
+    if let (Some(ha), Some(hb)) = (parallelogram(a), parallelogram(b)) {
+        let (axis, [rb0, rb1, m0, m1]) = parallelogram_sat(a, ha, b, hb, &xf);
+        if axis.sep.is_nan() || axis.sep <= 0.0 {
+            return None;
+        }
+        let t = xf.translation;
+        let bv = [t + rb0, t + rb1, t - rb0, t - rb1];
+        let bn = [m0, m1, -m0, -m1];
+        return face_answer(&axis, a.vertices(), a.normals(), &bv, &bn, xa)
+            .or_else(|| polygons_distance(a, xa, b, xb));
+    }
+    let (n, m) = (a.vertices().len(), b.vertices().len());
+    let (bv, bn) = placed(b, &xf);
+    let (bv, bn) = (&bv[..m], &bn[..m]);
+    let (av, an) = (a.vertices(), a.normals());
+    let mut best = Axis {
+        sep: f32::NEG_INFINITY,
+        on_a: true,
+        edge: 0,
+        vertex: 0,
+    };
+    for i in 0..n {
+        let (s, j) = min_offset_index(bv, av[i], an[i]);
+        if s > best.sep {
+            best = Axis {
+                sep: s,
+                on_a: true,
+                edge: i,
+                vertex: j,
+            };
+        }
+    }
+    for j in 0..m {
+        let (s, i) = min_offset_index(av, bv[j], bn[j]);
+        if s > best.sep {
+            best = Axis {
+                sep: s,
+                on_a: false,
+                edge: j,
+                vertex: i,
+            };
+        }
+    }
+    if best.sep.is_nan() || best.sep <= 0.0 {
+        return None;
+    }
+    face_answer(&best, av, an, bv, bn, xa).or_else(|| polygons_distance(a, xa, b, xb))
+}
+
+/// A SAT axis: the separation along an edge normal, whether the edge is A's,
+/// its index, and the index of the other polygon's deepest vertex along it.
+struct Axis {
+    sep: f32,
+    on_a: bool,
+    edge: usize,
+    vertex: usize,
+}
+
+/// The exact answer when the axis of largest separation (`sep > 0`) has its
+/// deepest vertex projecting onto the interior of its edge; `None` otherwise.
+/// `av`, `an`: A's vertices and normals; `bv`, `bn`: B's, in A's frame.
+fn face_answer(
+    axis: &Axis,
+    av: &[Vec2],
+    an: &[Vec2],
+    bv: &[Vec2],
+    bn: &[Vec2],
+    xa: &Iso,
+) -> Option<Closest> {
+    let (verts, norms, others) = if axis.on_a {
+        (av, an, bv)
+    } else {
+        (bv, bn, av)
+    };
+    let edge = axis.edge;
+    let (v0, v1, nrm, p) = (
+        verts[edge],
+        verts[if edge + 1 == verts.len() { 0 } else { edge + 1 }],
+        norms[edge],
+        others[axis.vertex],
+    );
+    let e = v1 - v0;
+    let t = (p - v0).dot(e);
+    if !(t > 0.0 && t < e.length_squared()) {
+        // The deepest vertex is beyond an end of the edge: try the features
+        // around that end, each with its optimality certificate.
+        let (others_n, qi) = (
+            if axis.on_a { bn } else { an },
+            if t <= 0.0 {
+                edge
+            } else {
+                (edge + 1) % verts.len()
+            },
+        );
+        let (d, px, py, n) = near_features(verts, norms, others, others_n, qi, axis.vertex)?;
+        let (pa, pb, normal) = if axis.on_a { (px, py, n) } else { (py, px, -n) };
+        return Some(Closest {
+            distance: d,
+            point_a: xa.apply(pa),
+            point_b: xa.apply(pb),
+            normal: xa.rot.apply(normal),
+        });
+    }
+    let q = p - axis.sep * nrm;
+    let (pa, pb, normal) = if axis.on_a { (q, p, nrm) } else { (p, q, -nrm) };
+    Some(Closest {
+        distance: axis.sep,
+        point_a: xa.apply(pa),
+        point_b: xa.apply(pb),
+        normal: xa.rot.apply(normal),
+    })
+}
+
+/// `true` when `u` lies in the normal cone of the polygon at vertex `i`
+/// (between the normals of the two edges that meet there).
+#[inline]
+fn in_cone(v: &[Vec2], i: usize, u: Vec2) -> bool {
+    let k = v.len();
+    let (prev, cur, next) = (v[(i + k - 1) % k], v[i], v[(i + 1) % k]);
+    u.dot(cur - prev) >= 0.0 && u.dot(next - cur) <= 0.0
+}
+
+/// Closest features of two separated convex polygons X and Y near a guess: the
+/// vertex `qi` of X and the vertex `pi` of Y. Tries vertex–vertex, then `p`
+/// against X's two edges at `q`, then `q` against Y's two edges at `p`; a
+/// candidate is accepted only with its optimality certificate (each side's
+/// closest point has the connecting direction in its normal cone, which for
+/// convex sets is sufficient for a global minimum). Returns (distance, point on
+/// X, point on Y, unit normal X→Y), or `None` when no candidate is certified.
+fn near_features(
+    xv: &[Vec2],
+    xn: &[Vec2],
+    yv: &[Vec2],
+    yn: &[Vec2],
+    qi: usize,
+    pi: usize,
+) -> Option<(f32, Vec2, Vec2, Vec2)> {
+    let (q, p) = (xv[qi], yv[pi]);
+    let u = p - q;
+    if in_cone(xv, qi, u) && in_cone(yv, pi, -u) {
+        let len = u.length();
+        return (len > 0.0).then(|| (len, q, p, u / len));
+    }
+    let (kx, ky) = (xv.len(), yv.len());
+    for j in [(qi + kx - 1) % kx, qi] {
+        let (v0, v1, n) = (xv[j], xv[(j + 1) % kx], xn[j]);
+        let (s, e) = (n.dot(p - v0), v1 - v0);
+        let t = (p - v0).dot(e);
+        if s > 0.0 && t > 0.0 && t < e.length_squared() && in_cone(yv, pi, -n) {
+            return Some((s, p - s * n, p, n));
+        }
+    }
+    for j in [(pi + ky - 1) % ky, pi] {
+        let (w0, w1, m) = (yv[j], yv[(j + 1) % ky], yn[j]);
+        let (s, e) = (m.dot(q - w0), w1 - w0);
+        let t = (q - w0).dot(e);
+        if s > 0.0 && t > 0.0 && t < e.length_squared() && in_cone(xv, qi, -m) {
+            return Some((s, q, q - s * m, -m));
+        }
+    }
+    None
+}
+
+/// Half-diagonals `(v0, v1)` of a parallelogram centred on its own origin (boxes
+/// from [`Shape::rect`]): four vertices `v0, v1, −v0, −v1`, exactly.
+#[inline]
+fn parallelogram(p: &Polygon) -> Option<(Vec2, Vec2)> {
+    let v = p.vertices();
+    (v.len() == 4 && v[2] == -v[0] && v[3] == -v[1]).then(|| (v[0], v[1]))
+}
+
+/// SAT for two origin-centred parallelograms in A's frame (`xf` = B's pose in
+/// it). Opposite edges share an axis, so each polygon contributes two: along
+/// A's normal `n` of edge `k`, the separation of B from edge `k` or its opposite
+/// `k + 2` (whichever faces B) is `|n·t| − n·a_k − max(|n·R b₀|, |n·R b₁|)`,
+/// `t` and `R` placing B. Indices refer to the polygons' own vertex arrays.
+/// Also returns B's half-diagonals and first two normals rotated into A's frame.
+#[inline(always)]
+fn parallelogram_sat(
+    a: &Polygon,
+    (a0, a1): (Vec2, Vec2),
+    b: &Polygon,
+    (b0, b1): (Vec2, Vec2),
+    xf: &Iso,
+) -> (Axis, [Vec2; 4]) {
+    let t = xf.translation;
+    let (rb0, rb1) = (xf.rot.apply(b0), xf.rot.apply(b1));
+    let mut best = Axis {
+        sep: f32::NEG_INFINITY,
+        on_a: true,
+        edge: 0,
+        vertex: 0,
+    };
+    // Separation along the axis `n` of the edge pair (k, k + 2) owned by one
+    // polygon (half-thickness `h`, offset `c` of the other's centre along `n`),
+    // with the other's half-diagonals `o0`, `o1` (same frame as `n`).
+    let mut offer = |on_a: bool, k: usize, n: Vec2, h: f32, c: f32, o0: Vec2, o1: Vec2| {
+        let (p0, p1) = (n.dot(o0), n.dot(o1));
+        let (i, p) = if p1.abs() > p0.abs() {
+            (1, p1)
+        } else {
+            (0, p0)
+        };
+        let sep = c.abs() - h - p.abs();
+        if sep > best.sep {
+            let sigma_pos = c >= 0.0;
+            // The deepest vertex along the facing normal ±n is ∓sign(p)·o_i.
+            let vertex = if (p > 0.0) == sigma_pos { i + 2 } else { i };
+            best = Axis {
+                sep,
+                on_a,
+                edge: if sigma_pos { k } else { k + 2 },
+                vertex,
+            };
+        }
+    };
+    let (an, bn) = (a.normals(), b.normals());
+    offer(true, 0, an[0], an[0].dot(a0), an[0].dot(t), rb0, rb1);
+    offer(true, 1, an[1], an[1].dot(a1), an[1].dot(t), rb0, rb1);
+    let (m0, m1) = (xf.rot.apply(bn[0]), xf.rot.apply(bn[1]));
+    offer(false, 0, m0, bn[0].dot(b0), -m0.dot(t), a0, a1);
+    offer(false, 1, m1, bn[1].dot(b1), -m1.dot(t), a0, a1);
+    (best, [rb0, rb1, m0, m1])
+}
+
+/// Closest pair found so far: squared distance, points on A and B (A's frame),
+/// and the edge normal (A→B) when the pair is vertex-to-edge-interior.
+struct Best {
+    d2: f32,
+    pa: Vec2,
+    pb: Vec2,
+    face: Option<(f32, Vec2)>,
+}
+
+/// Offers the vertex `p` against the edge `v0`..`v1` (outward unit normal `n`)
+/// of the other polygon, given `s = n·(p − v0) > 0`. Returns (closest point on
+/// the edge, squared distance, face distance if interior).
+#[inline]
+fn vertex_edge(p: Vec2, v0: Vec2, v1: Vec2, n: Vec2, s: f32) -> (Vec2, f32, Option<f32>) {
+    let e = v1 - v0;
+    let t = (p - v0).dot(e);
+    if t <= 0.0 {
+        (v0, (p - v0).length_squared(), None)
+    } else if t >= e.length_squared() {
+        (v1, (p - v1).length_squared(), None)
+    } else {
+        (p - s * n, s * s, Some(s))
+    }
+}
+
+/// Exact distance between two small polygons: a SAT check for overlap, then the
+/// minimum over every vertex–edge pair both ways (the closest points of two
+/// disjoint convex polygons are a vertex of one and a point of an edge of the
+/// other). The signed offsets `n·(p − v)` serve both: their per-edge minimum is
+/// SAT's separation, and an offset that is not positive, or whose square is not
+/// below the best squared distance so far, cannot belong to the closest pair.
+fn polygons_distance(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> Option<Closest> {
+    let xf = xa.inv_mul(xb);
+    let (n, m) = (a.vertices().len(), b.vertices().len());
+    let (bv, bn) = placed(b, &xf);
+    let (av, an) = (a.vertices(), a.normals());
+    let mut best = Best {
+        d2: f32::INFINITY,
+        pa: Vec2::ZERO,
+        pb: Vec2::ZERO,
+        face: None,
+    };
+    let mut max_sep = f32::NEG_INFINITY;
+    // B's vertices against A's edges.
+    for i in 0..n {
+        let (v0, v1, nrm) = (av[i], av[if i + 1 == n { 0 } else { i + 1 }], an[i]);
+        let mut min_s = f32::INFINITY;
+        for p in &bv[..m] {
+            let s = nrm.dot(*p - v0);
+            min_s = min_s.min(s);
+            if s > 0.0 && s * s < best.d2 {
+                let (q, d2, face) = vertex_edge(*p, v0, v1, nrm, s);
+                if d2 < best.d2 {
+                    best = Best {
+                        d2,
+                        pa: q,
+                        pb: *p,
+                        face: face.map(|s| (s, nrm)),
+                    };
+                }
+            }
+        }
+        max_sep = max_sep.max(min_s);
+    }
+    // A's vertices against B's edges.
+    for j in 0..m {
+        let (v0, v1, nrm) = (bv[j], bv[if j + 1 == m { 0 } else { j + 1 }], bn[j]);
+        let mut min_s = f32::INFINITY;
+        for p in av {
+            let s = nrm.dot(*p - v0);
+            min_s = min_s.min(s);
+            if s > 0.0 && s * s < best.d2 {
+                let (q, d2, face) = vertex_edge(*p, v0, v1, nrm, s);
+                if d2 < best.d2 {
+                    best = Best {
+                        d2,
+                        pa: *p,
+                        pb: q,
+                        face: face.map(|s| (s, -nrm)),
+                    };
+                }
+            }
+        }
+        max_sep = max_sep.max(min_s);
+    }
+    if max_sep.is_nan() || max_sep <= 0.0 || !best.d2.is_finite() {
+        return None;
+    }
+    let (distance, normal) = match best.face {
+        Some(f) => f,
+        None => {
+            let diff = best.pb - best.pa;
+            let len = diff.length();
+            if len.is_nan() || len <= 0.0 {
+                return None;
+            }
+            (len, diff / len)
+        }
+    };
+    Some(Closest {
+        distance,
+        point_a: xa.apply(best.pa),
+        point_b: xa.apply(best.pb),
+        normal: xa.rot.apply(normal),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collision::{epa, gjk};
+    use crate::shape::SupportMap;
+
+    /// Hides the shape so that the queries take the generic GJK/EPA path.
+    struct Generic<'s>(&'s Shape);
+
+    impl SupportMap for Generic<'_> {
+        fn local_core_support(&self, d: Vec2) -> Vec2 {
+            self.0.local_core_support(d)
+        }
+        fn core_radius(&self) -> f32 {
+            self.0.core_radius()
+        }
+    }
+
+    /// Deterministic pseudo-random numbers in [0, 1) (a 64-bit LCG).
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> f32 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            lo + (hi - lo) * self.next()
+        }
+    }
+
+    fn triangle() -> Shape {
+        Shape::polygon(&[
+            Vec2::new(-0.5, -0.4),
+            Vec2::new(0.7, -0.3),
+            Vec2::new(0.1, 0.6),
+        ])
+        .unwrap()
+    }
+
+    /// Runs every query on `n` random poses both ways and compares.
+    fn compare(
+        a: &Shape,
+        b: &Shape,
+        reach: f32,
+        seed: u64,
+        fast_hit: &dyn Fn(&Shape, &Shape) -> bool,
+    ) {
+        assert!(fast_hit(a, b), "no fast path for {a:?} / {b:?}");
+        let mut rng = Lcg(seed);
+        let (mut separated, mut overlapping) = (0, 0);
+        for _ in 0..2000 {
+            let xa = Iso::new(
+                Vec2::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0)),
+                rng.range(-3.2, 3.2),
+            );
+            let t = rng.range(0.0, std::f32::consts::TAU);
+            let r = rng.range(0.0, 1.3) * reach;
+            let xb = Iso::new(
+                xa.translation + r * Vec2::new(t.cos(), t.sin()),
+                rng.range(-3.2, 3.2),
+            );
+            let (ga, gb) = (Generic(a), Generic(b));
+            let fast_d = gjk::distance(a, &xa, b, &xb);
+            let gen_d = gjk::distance(&ga, &xa, &gb, &xb);
+            match (fast_d, gen_d) {
+                (Some(f), Some(g)) => {
+                    separated += 1;
+                    assert!((f.distance - g.distance).abs() < 1e-5, "{f:?} {g:?}");
+                    assert!((f.point_a - g.point_a).length() < 1e-4, "{f:?} {g:?}");
+                    assert!((f.point_b - g.point_b).length() < 1e-4, "{f:?} {g:?}");
+                    assert!((f.normal.length() - 1.0).abs() < 1e-5);
+                    if g.distance > 1e-3 {
+                        assert!(f.normal.angle_between(g.normal).abs() < 1e-3, "{f:?} {g:?}");
+                    }
+                }
+                (None, None) => overlapping += 1,
+                (f, g) => {
+                    // Only within rounding of touching.
+                    let d = f.or(g).map_or(0.0, |c| c.distance);
+                    assert!(d < 1e-5, "fast {f:?} generic {g:?}");
+                }
+            }
+            let hit = gjk::intersects(a, &xa, b, &xb);
+            let gen_hit = gjk::intersects(&ga, &xa, &gb, &xb);
+            if hit != gen_hit {
+                let d = fast_d.or(gen_d).map_or(0.0, |c| c.distance);
+                assert!(d < 1e-5, "intersects {hit} vs {gen_hit}");
+            }
+            match (
+                epa::penetration(a, &xa, b, &xb),
+                epa::penetration(&ga, &xa, &gb, &xb),
+            ) {
+                (Some(f), Some(g)) => {
+                    assert!((f.depth - g.depth).abs() < 1e-5, "{f:?} {g:?}");
+                    if g.depth > 1e-3 {
+                        assert!(f.normal.angle_between(g.normal).abs() < 1e-3, "{f:?} {g:?}");
+                    }
+                }
+                (None, None) => {}
+                (f, g) => {
+                    let d = f.or(g).map_or(0.0, |p| p.depth);
+                    assert!(d < 1e-5, "fast {f:?} generic {g:?}");
+                }
+            }
+        }
+        assert!(
+            separated > 200 && overlapping > 200,
+            "{separated} {overlapping}"
+        );
+    }
+
+    fn has_distance(a: &Shape, b: &Shape) -> bool {
+        distance(a, &Iso::IDENTITY, b, &Iso::IDENTITY).is_some()
+    }
+
+    fn has_intersects(a: &Shape, b: &Shape) -> bool {
+        intersects(a, &Iso::IDENTITY, b, &Iso::IDENTITY).is_some()
+    }
+
+    #[test]
+    fn small_polygons_match_generic() {
+        let bx = Shape::rect(1.0, 0.5);
+        compare(&bx, &bx, 2.3, 1, &|a, b| {
+            has_distance(a, b) && has_intersects(a, b)
+        });
+        let sq = Shape::rect(0.3, 0.3);
+        compare(&bx, &sq, 1.6, 2, &has_distance);
+        compare(&triangle(), &bx, 1.8, 3, &has_distance);
+        compare(&triangle(), &triangle(), 1.4, 4, &has_distance);
+        // A skewed parallelogram (its own centred-quad path) against a box and a triangle.
+        let skew = Shape::polygon(&[
+            Vec2::new(-1.0, -0.3),
+            Vec2::new(0.6, -0.5),
+            Vec2::new(1.0, 0.3),
+            Vec2::new(-0.6, 0.5),
+        ])
+        .unwrap();
+        let Shape::Polygon(p) = &skew else {
+            unreachable!()
+        };
+        assert!(parallelogram(p).is_some());
+        compare(&skew, &bx, 2.3, 12, &has_intersects);
+        compare(&sq, &skew, 1.6, 13, &has_distance);
+        compare(&skew, &triangle(), 1.8, 14, &has_distance);
+    }
+
+    #[test]
+    fn circle_polygon_matches_generic() {
+        let c = Shape::circle(0.4);
+        let oct: Vec<Vec2> = (0..8)
+            .map(|k| {
+                let t = (k as f32 + 0.5) / 8.0 * std::f32::consts::TAU;
+                Vec2::new(t.cos(), t.sin())
+            })
+            .collect();
+        let oct = Shape::polygon(&oct).unwrap();
+        compare(&c, &oct, 1.4, 5, &|a, b| {
+            has_distance(a, b) && has_intersects(a, b)
+        });
+        compare(&oct, &c, 1.4, 6, &has_distance);
+        compare(&c, &triangle(), 1.1, 7, &has_distance);
+        compare(&Shape::rect(1.0, 0.2), &c, 1.5, 8, &has_distance);
+    }
+
+    #[test]
+    fn round_pairs_match_generic() {
+        let c = Shape::circle(0.4);
+        let c2 = Shape::circle(0.25);
+        let cap = Shape::capsule(0.8, 0.2);
+        compare(&c, &c2, 0.65, 9, &|a, b| {
+            has_distance(a, b)
+                && has_intersects(a, b)
+                && penetration(a, &Iso::IDENTITY, b, &Iso::new(Vec2::X * 0.1, 0.0)).is_some()
+        });
+        compare(&c, &cap, 1.4, 10, &has_distance);
+        compare(&cap, &c, 1.4, 11, &has_distance);
+    }
+
+    #[test]
+    fn generic_paths_stay_generic() {
+        let oct: Vec<Vec2> = (0..8)
+            .map(|k| {
+                let t = k as f32 / 8.0 * std::f32::consts::TAU;
+                Vec2::new(t.cos(), t.sin())
+            })
+            .collect();
+        let oct = Shape::polygon(&oct).unwrap();
+        assert!(!has_distance(&oct, &oct) && !has_intersects(&oct, &oct));
+        let e = Shape::ellipse(1.0, 0.5);
+        assert!(!has_distance(&e, &oct) && !has_intersects(&e, &oct));
+        assert!(Generic(&e).as_shape().is_none());
+    }
+}
