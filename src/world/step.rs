@@ -61,7 +61,10 @@ impl World {
         self.broadphase.update_pairs();
         let mut next = std::mem::take(&mut self.scratch.contacts);
         next.clear();
-        let mut old = std::mem::take(&mut self.contacts).into_iter().peekable();
+        // Drain rather than consume the old list, so its allocation becomes next
+        // step's buffer: no per-step reallocation of the contact list.
+        let mut old_list = std::mem::take(&mut self.contacts);
+        let mut old = old_list.drain(..).peekable();
         for &(a, b) in self.broadphase.pairs() {
             while old.peek().is_some_and(|c| (c.a, c.b) < (a, b)) {
                 old.next();
@@ -90,7 +93,8 @@ impl World {
                 restitution: mix_restitution(ba.material.restitution, bb.material.restitution),
             });
         }
-        self.scratch.contacts = old.collect();
+        drop(old);
+        self.scratch.contacts = old_list;
         self.contacts = next;
     }
 
