@@ -48,29 +48,20 @@ pub use validate::{MAX_DENSITY, MAX_FRICTION, MAX_SPEED};
 /// Most bodies a scene may make, explicit and generated together.
 pub const MAX_BODIES: usize = 100_000;
 
-/// Names of the shipped scenes, compiled into the library (the files live in
-/// `scenes/`).
-pub const BUILTIN_NAMES: &[&str] = &[
-    "default",
-    "pyramid",
-    "large_pyramid",
-    "many_pyramids",
-    "stack",
-    "ramps",
-    "bounce",
-    "rain",
-    "shapes",
-    "tumbler",
-    "newtons_cradle",
-];
-
+// One list of the shipped scenes gives both their names and their sources, so
+// the two can never disagree.
 macro_rules! builtin {
     ($($name:literal),* $(,)?) => {
-        &[$(($name, include_str!(concat!("../../scenes/", $name, ".ron")))),*]
+        /// Names of the shipped scenes, compiled into the library (the files live in
+        /// `scenes/`).
+        pub const BUILTIN_NAMES: &[&str] = &[$($name),*];
+
+        pub(crate) const BUILTIN: &[(&str, &str)] =
+            &[$(($name, include_str!(concat!("../../scenes/", $name, ".ron")))),*];
     };
 }
 
-pub(crate) const BUILTIN: &[(&str, &str)] = builtin!(
+builtin!(
     "default",
     "pyramid",
     "large_pyramid",
