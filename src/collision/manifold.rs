@@ -28,8 +28,9 @@
 //! lost the warm start of 200–2,000 points a step to them).
 //!
 //! Each point also records its contact *geometry* (`PointFeature`: a face
-//! against a point, or two points) so that the solver's position pass can recompute separation and normal from the bodies'
-//! current poses instead of along the step-start normal:
+//! against a point, or two points) so that the solver's position pass can
+//! recompute separation and normal from the bodies' current poses instead of
+//! along the step-start normal:
 //!
 //! * *face–point*: a flat face (polygon edge or capsule side, a segment `q₁q₂`;
 //!   or the unbounded tangent plane of a shape without a core point, such as an
