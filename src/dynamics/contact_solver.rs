@@ -41,100 +41,140 @@
 //! The velocity pass carries no Baumgarte bias: penetration is removed by the
 //! position pass alone. References: E. Catto, "Iterative Dynamics with Temporal
 //! Coherence" (2005), "Solver2D" (2024); Box2D v2.4 `b2ContactSolver` (NGS).
+//!
+//! Data layout: the constraints of a step live in three arrays in the same
+//! order (see [`ContactConstraints`]), split by the passes that read them, so
+//! each pass streams only its own data: the velocity passes' working set (128
+//! bytes a constraint), the feature geometry that the anchor update and the
+//! position pass recompute the contact from, and what is read once per step
+//! (restitution inputs, the contact to store the impulses into).
 
 use super::body::Body;
+use super::solver_body::{SolverBody, SolverPose};
 use crate::collision::manifold::{FeatureKind, Manifold, PointFeature};
-use crate::math::{cross, cross_sv, Rot, Vec2};
+use crate::math::{cross, cross_sv, Vec2};
 
-/// Velocity and pose change of a body during a step.
+/// A contact point's data for the velocity passes.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct SolverBody {
-    pub v: Vec2,
-    pub w: f32,
-    /// Translation of the centre of mass since the step began.
-    pub dp: Vec2,
-    /// Rotation since the step began.
-    pub dq: Rot,
-    pub inv_mass: f32,
-    pub inv_inertia: f32,
-}
-
-impl SolverBody {
-    /// A body that never moves (static, sleeping, frozen or an empty slot).
-    pub fn default_static() -> SolverBody {
-        SolverBody::default()
-    }
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-struct ConstraintPoint {
+struct VelocityPoint {
+    /// This substep's anchors from A's and B's current centres (see
+    /// [`current_point`]), set by [`update_anchors`]: poses do not change
+    /// during velocity iterations.
     ra: Vec2,
     rb: Vec2,
-    normal_mass: f32,
+    /// Velocity bias of the non-penetration target this substep: the
+    /// separation predicted at the end of the substep, `(max(s, 0) + curve)/h`
+    /// (see [`update_anchors`]).
+    bias: f32,
+    /// Normal effective mass along the constraint's current normal.
+    mass: f32,
     tangent_mass: f32,
     normal_impulse: f32,
     tangent_impulse: f32,
     max_normal_impulse: f32,
-    /// Normal relative velocity at step start (negative = approaching).
-    approach: f32,
-    /// This substep's separation and anchors (see [`current_point`]), cached by
-    /// [`update_anchors`]: poses do not change during velocity iterations.
-    sep: f32,
-    /// Second-order change of the separation over the substep (m), see
-    /// [`update_anchors`].
-    curve: f32,
-    cn: Vec2,
-    cmass: f32,
-    cra: Vec2,
-    crb: Vec2,
-    /// Contact geometry for the position pass: the feature kind, the feature
-    /// points relative to A's and B's centres and the face normal (step-start
-    /// orientation), and the sum of the rounding radii.
-    kind: FeatureKind,
+}
+
+/// The velocity passes' data of one constraint.
+#[derive(Clone, Copy, Debug)]
+struct VelocityConstraint {
+    a: u32,
+    b: u32,
+    /// The normal the points' impulses act along: a two-point manifold's
+    /// shared step-start normal (the block solver's effective masses are built
+    /// on it), or a single point's current normal, set by [`update_anchors`].
+    normal: Vec2,
+    friction: f32,
+    count: u8,
+    /// The two-point effective-mass matrix is well conditioned enough for the
+    /// block solver.
+    block_ok: bool,
+    /// Effective-mass matrix of a two-point manifold: (k11, k12, k22).
+    k: [f32; 3],
+    /// Rolling resistance: torque cap per unit normal impulse (m), and the
+    /// relative angular effective mass and accumulated angular impulse.
+    rolling_arm: f32,
+    angular_mass: f32,
+    rolling_impulse: f32,
+    points: [VelocityPoint; 2],
+}
+
+/// A contact point's geometry for the anchor update and the position pass:
+/// the feature kind, the feature points relative to A's and B's centres and
+/// the face normal (step-start orientation), and the sum of the rounding radii.
+#[derive(Clone, Copy, Debug, Default)]
+struct FeaturePoint {
+    /// B's centre relative to A's at step start, as seen from this point
+    /// (`rA - rB` of the step-start anchors).
+    ab: Vec2,
     fa: Vec2,
     fb: Vec2,
     fnormal: Vec2,
     flength: f32,
     radius: f32,
     point_radius: f32,
+    kind: FeatureKind,
 }
 
+/// The geometry of one constraint.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct ContactConstraint {
+struct ContactGeometry {
     a: u32,
     b: u32,
-    normal: Vec2,
-    friction: f32,
-    restitution: f32,
-    points: [ConstraintPoint; 2],
-    count: usize,
-    /// Rolling resistance: torque cap per unit normal impulse (m), and the
-    /// relative angular effective mass and accumulated angular impulse.
-    rolling_arm: f32,
-    angular_mass: f32,
-    rolling_impulse: f32,
-    /// Effective-mass matrix of a two-point manifold: (k11, k12, k22).
-    k: [f32; 3],
-    /// The matrix is well conditioned enough for the block solver.
-    block_ok: bool,
+    count: u32,
+    points: [FeaturePoint; 2],
+}
+
+/// What one constraint needs once per step: restitution inputs and the contact
+/// it came from.
+#[derive(Clone, Copy, Debug)]
+struct ConstraintInfo {
     /// Index of the contact it came from, to store impulses back.
-    pub contact: u32,
+    contact: u32,
+    restitution: f32,
+    /// Normal relative velocity at step start (negative = approaching).
+    approach: [f32; 2],
+    /// Normal effective mass along the step-start normal.
+    normal_mass: [f32; 2],
+}
+
+/// The contact constraints of one step: three arrays, one entry per constraint
+/// in the same order, split by the passes that read them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ContactConstraints {
+    /// Warm start, velocity iterations, restitution.
+    velocity: Vec<VelocityConstraint>,
+    /// Anchor updates and the position pass.
+    geometry: Vec<ContactGeometry>,
+    /// Restitution and storing the impulses.
+    info: Vec<ConstraintInfo>,
 }
 
 /// Tunables the solver needs from the world settings.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SolverParams {
-    pub h: f32,
     pub linear_slop: f32,
     pub position_correction: f32,
     pub max_correction: f32,
     pub restitution_threshold: f32,
 }
 
-impl ContactConstraint {
-    /// Builds a constraint from a manifold between bodies `a` and `b`.
+impl ContactConstraints {
+    /// Removes every constraint, keeping the allocations.
+    pub fn clear(&mut self) {
+        self.velocity.clear();
+        self.geometry.clear();
+        self.info.clear();
+    }
+
+    /// Number of constraints.
+    pub fn len(&self) -> usize {
+        self.velocity.len()
+    }
+
+    /// Adds a constraint built from a manifold between bodies `a` and `b`.
     #[allow(clippy::too_many_arguments)] // one call site, each argument distinct
-    pub fn new(
+    pub fn push(
+        &mut self,
         contact: u32,
         a: u32,
         b: u32,
@@ -148,11 +188,15 @@ impl ContactConstraint {
         restitution: f32,
         gravity: Vec2,
         rolling_resistance: f32,
-    ) -> ContactConstraint {
+    ) {
         let n = m.normal;
         let t = Vec2::new(n.y, -n.x);
-        let mut points = [ConstraintPoint::default(); 2];
-        for ((cp, mp), f) in points.iter_mut().zip(m.points()).zip(features) {
+        let mut points = [VelocityPoint::default(); 2];
+        let mut geometry = [FeaturePoint::default(); 2];
+        let mut approach = [0.0; 2];
+        let mut normal_mass = [0.0; 2];
+        let mut anchors = [(Vec2::ZERO, Vec2::ZERO); 2];
+        for (i, (mp, f)) in m.points().iter().zip(features).enumerate() {
             let ra = mp.point - body_a.center;
             let rb = mp.point - body_b.center;
             let rna = cross(ra, n);
@@ -168,7 +212,7 @@ impl ContactConstraint {
             // is met part-way through the step; extrapolate the approach across
             // the gap under the pair's relative gravity (v² = v₀² - 2·a·s), or a
             // falling body would bounce with the speed it had a few cm earlier.
-            let mut approach = dv.dot(n);
+            let mut vn0 = dv.dot(n);
             let gravity_of = |b: &Body| {
                 if b.kind == super::BodyKind::Dynamic {
                     b.gravity_scale
@@ -177,38 +221,39 @@ impl ContactConstraint {
                 }
             };
             let a_n = gravity.dot(n) * (gravity_of(body_b) - gravity_of(body_a));
-            if approach < 0.0 && mp.separation > 0.0 && a_n < 0.0 {
-                approach = -libm::sqrtf(approach * approach - 2.0 * a_n * mp.separation);
+            if vn0 < 0.0 && mp.separation > 0.0 && a_n < 0.0 {
+                vn0 = -libm::sqrtf(vn0 * vn0 - 2.0 * a_n * mp.separation);
             }
-            *cp = ConstraintPoint {
+            let nm = if kn > 0.0 { 1.0 / kn } else { 0.0 };
+            anchors[i] = (ra, rb);
+            approach[i] = vn0;
+            normal_mass[i] = nm;
+            points[i] = VelocityPoint {
                 ra,
                 rb,
-                normal_mass: if kn > 0.0 { 1.0 / kn } else { 0.0 },
+                bias: 0.0,
+                mass: nm,
                 tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
                 normal_impulse: mp.normal_impulse,
                 tangent_impulse: mp.tangent_impulse,
                 max_normal_impulse: 0.0,
-                approach,
-                sep: mp.separation,
-                curve: 0.0,
-                cn: n,
-                cmass: 0.0,
-                cra: ra,
-                crb: rb,
-                kind: f.kind,
+            };
+            geometry[i] = FeaturePoint {
+                ab: ra - rb,
                 fa: f.pa - body_a.center,
                 fb: f.pb - body_b.center,
                 fnormal: f.normal,
                 flength: f.length,
                 radius: f.radius,
                 point_radius: f.point_radius,
+                kind: f.kind,
             };
         }
         let (mut k, mut block_ok) = ([0.0; 3], false);
         if m.count == 2 {
-            let (p1, p2) = (&points[0], &points[1]);
-            let (rn1a, rn1b) = (cross(p1.ra, n), cross(p1.rb, n));
-            let (rn2a, rn2b) = (cross(p2.ra, n), cross(p2.rb, n));
+            let [(ra1, rb1), (ra2, rb2)] = anchors;
+            let (rn1a, rn1b) = (cross(ra1, n), cross(rb1, n));
+            let (rn2a, rn2b) = (cross(ra2, n), cross(rb2, n));
             let im = sa.inv_mass + sb.inv_mass;
             let k11 = im + sa.inv_inertia * rn1a * rn1a + sb.inv_inertia * rn1b * rn1b;
             let k22 = im + sa.inv_inertia * rn2a * rn2a + sb.inv_inertia * rn2b * rn2b;
@@ -230,33 +275,41 @@ impl ContactConstraint {
         } else {
             0.0
         };
-        ContactConstraint {
-            rolling_arm,
-            angular_mass: if ii > 0.0 { 1.0 / ii } else { 0.0 },
-            rolling_impulse: 0.0,
-            k,
-            block_ok,
+        self.velocity.push(VelocityConstraint {
             a,
             b,
             normal: n,
             friction,
-            restitution,
+            count: m.count as u8,
+            block_ok,
+            k,
+            rolling_arm,
+            angular_mass: if ii > 0.0 { 1.0 / ii } else { 0.0 },
+            rolling_impulse: 0.0,
             points,
-            count: m.count,
+        });
+        self.geometry.push(ContactGeometry {
+            a,
+            b,
+            count: m.count as u32,
+            points: geometry,
+        });
+        self.info.push(ConstraintInfo {
             contact,
-        }
+            restitution,
+            approach,
+            normal_mass,
+        });
     }
 
-    /// The shared normal of a two-point manifold; `None` for a single point,
-    /// whose normal follows its feature geometry.
-    #[inline]
-    fn fixed_normal(&self) -> Option<Vec2> {
-        (self.count == 2).then_some(self.normal)
+    /// The contact constraint `i` came from.
+    pub fn contact(&self, i: usize) -> u32 {
+        self.info[i].contact
     }
 
-    /// Copies the accumulated impulses back into the manifold.
-    pub fn store(&self, m: &mut Manifold) {
-        for (mp, cp) in m.points[..m.count].iter_mut().zip(&self.points) {
+    /// Copies constraint `i`'s accumulated impulses back into its manifold.
+    pub fn store(&self, i: usize, m: &mut Manifold) {
+        for (mp, cp) in m.points[..m.count].iter_mut().zip(&self.velocity[i].points) {
             mp.normal_impulse = cp.normal_impulse;
             mp.tangent_impulse = cp.tangent_impulse;
         }
@@ -264,34 +317,34 @@ impl ContactConstraint {
 }
 
 #[inline]
-fn pair_mut(bodies: &mut [SolverBody], a: u32, b: u32) -> (SolverBody, SolverBody) {
+fn pair(bodies: &[SolverBody], a: u32, b: u32) -> (SolverBody, SolverBody) {
     (bodies[a as usize], bodies[b as usize])
 }
 
 #[inline]
 fn write_back(bodies: &mut [SolverBody], a: u32, b: u32, ba: SolverBody, bb: SolverBody) {
-    // Bodies with zero inverse mass and inertia (static, kinematic) never change
-    // here; skipping the write keeps a shared static body untouched.
-    if ba.inv_mass > 0.0 || ba.inv_inertia > 0.0 {
+    // Bodies that do not respond (static, kinematic) never change here;
+    // skipping the write keeps a shared static body untouched.
+    if ba.responds() {
         bodies[a as usize] = ba;
     }
-    if bb.inv_mass > 0.0 || bb.inv_inertia > 0.0 {
+    if bb.responds() {
         bodies[b as usize] = bb;
     }
 }
 
 /// Applies the accumulated impulses (start of each substep).
-pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
-    for c in constraints {
-        let (mut ba, mut bb) = pair_mut(bodies, c.a, c.b);
-        for p in &c.points[..c.count] {
-            let n = p.cn;
-            let t = Vec2::new(n.y, -n.x);
+pub(crate) fn warm_start(constraints: &ContactConstraints, bodies: &mut [SolverBody]) {
+    for c in &constraints.velocity {
+        let (mut ba, mut bb) = pair(bodies, c.a, c.b);
+        let n = c.normal;
+        let t = Vec2::new(n.y, -n.x);
+        for p in &c.points[..c.count as usize] {
             apply(
                 &mut ba,
                 &mut bb,
-                p.cra,
-                p.crb,
+                p.ra,
+                p.rb,
                 p.normal_impulse * n + p.tangent_impulse * t,
             );
         }
@@ -311,85 +364,81 @@ pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [Solver
 /// (`fixed`), the block solver's effective masses being built on it.
 #[inline(always)]
 fn current_point(
-    p: &ConstraintPoint,
+    p: &FeaturePoint,
     fixed: Option<Vec2>,
-    ba: &SolverBody,
-    bb: &SolverBody,
+    qa: &SolverPose,
+    qb: &SolverPose,
 ) -> (f32, Vec2, Vec2, Vec2) {
-    let (s, n, ra, ab) = current_geometry(p, ba, bb);
+    let (s, n, ra, ab) = current_geometry(p, qa, qb);
     (s, fixed.unwrap_or(n), ra, ra - ab)
 }
 
-/// Recomputes every point's separation and anchors from the current poses
-/// (start of each substep, and before restitution). Velocity iterations change
-/// velocities only, so these hold for the whole substep.
-pub(crate) fn update_anchors(constraints: &mut [ContactConstraint], bodies: &[SolverBody], h: f32) {
-    for c in constraints.iter_mut() {
-        let (ba, bb) = (&bodies[c.a as usize], &bodies[c.b as usize]);
-        let fixed = c.fixed_normal();
-        for p in &mut c.points[..c.count] {
-            let (s, n, ra, rb) = current_point(p, fixed, ba, bb);
-            p.sep = s;
-            p.cn = n;
-            p.curve = 0.0;
+/// Recomputes every point's anchors, normal, effective mass and velocity bias
+/// from the current poses (start of each substep with the substep `h`, and
+/// before restitution with `h = 0`, which leaves no bias). Velocity iterations
+/// change velocities only, so these hold for the whole substep.
+pub(crate) fn update_anchors(
+    constraints: &mut ContactConstraints,
+    bodies: &[SolverBody],
+    poses: &[SolverPose],
+    h: f32,
+) {
+    let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
+    for (c, g) in constraints.velocity.iter_mut().zip(&constraints.geometry) {
+        let (ba, bb) = (&bodies[g.a as usize], &bodies[g.b as usize]);
+        let (qa, qb) = (&poses[g.a as usize], &poses[g.b as usize]);
+        let fixed = (g.count == 2).then_some(c.normal);
+        for (p, f) in c.points.iter_mut().zip(&g.points[..g.count as usize]) {
+            let (s, n, ra, rb) = current_point(f, fixed, qa, qb);
+            let mut curve = 0.0;
             if fixed.is_none() && h > 0.0 {
                 // Second-order change of the separation over the substep at the
                 // current velocities (a turning face, a point sliding over a
                 // curve): the predicted separation minus its linear part.
-                let ahead = |b: &SolverBody| SolverBody {
-                    dp: b.dp + h * b.v,
-                    dq: b.dq.integrate(h * b.w),
-                    ..*b
-                };
-                let (s1, ..) = current_geometry(p, &ahead(ba), &ahead(bb));
+                let (s1, ..) = current_geometry(f, &qa.integrate(ba, h), &qb.integrate(bb, h));
                 let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
-                p.curve = s1 - s - h * dv.dot(n);
+                curve = s1 - s - h * dv.dot(n);
             }
-            p.cmass = if fixed.is_some() {
-                p.normal_mass
-            } else {
-                // A single point's normal turns, and its effective mass with it.
+            if fixed.is_none() {
+                // A single point's normal turns, and its effective mass with it
+                // (a two-point manifold keeps its step-start normal and mass).
                 let (rna, rnb) = (cross(ra, n), cross(rb, n));
                 let k = ba.inv_mass
                     + bb.inv_mass
                     + ba.inv_inertia * rna * rna
                     + bb.inv_inertia * rnb * rnb;
-                if k > 0.0 {
-                    1.0 / k
-                } else {
-                    0.0
-                }
+                p.mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+                c.normal = n;
+            }
+            // Speculative: a gap may be closed this substep, but no faster. The
+            // separation at the end of the substep is predicted to second
+            // order, s + h·vn + curve: a gap may close, a penetration may not
+            // grow (removing it is the position pass's job).
+            p.bias = if h > 0.0 {
+                (s.max(0.0) + curve) * inv_h
+            } else {
+                0.0
             };
-            p.cra = ra;
-            p.crb = rb;
+            p.ra = ra;
+            p.rb = rb;
         }
     }
 }
 
 /// One velocity pass over all contacts.
-pub(crate) fn solve_velocities(
-    constraints: &mut [ContactConstraint],
-    bodies: &mut [SolverBody],
-    prm: &SolverParams,
-) {
-    let inv_h = 1.0 / prm.h;
-    for c in constraints.iter_mut() {
-        let (mut ba, mut bb) = pair_mut(bodies, c.a, c.b);
-        let count = c.count;
+pub(crate) fn solve_velocities(constraints: &mut ContactConstraints, bodies: &mut [SolverBody]) {
+    for c in constraints.velocity.iter_mut() {
+        let (mut ba, mut bb) = pair(bodies, c.a, c.b);
+        let count = c.count as usize;
+        let n = c.normal;
         if count == 2 && c.block_ok {
-            solve_normal_block(c, &mut ba, &mut bb, inv_h);
+            solve_normal_block(c, &mut ba, &mut bb);
         } else {
             for p in &mut c.points[..count] {
-                let (s, n, ra, rb) = (p.sep, p.cn, p.cra, p.crb);
-                // Speculative: a gap may be closed this substep, but no faster.
-                // The separation at the end of the substep is predicted to second
-                // order, s + h·vn + curve: a gap may close, a penetration may
-                // not grow (removing it is the position pass's job).
-                let bias = (s.max(0.0) + p.curve) * inv_h;
+                let (ra, rb) = (p.ra, p.rb);
                 let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
                 let vn = dv.dot(n);
-                let mass = p.cmass;
-                let new = (p.normal_impulse - mass * (vn + bias)).max(0.0);
+                let new = (p.normal_impulse - p.mass * (vn + p.bias)).max(0.0);
                 let delta = new - p.normal_impulse;
                 p.normal_impulse = new;
                 p.max_normal_impulse = p.max_normal_impulse.max(new);
@@ -397,9 +446,9 @@ pub(crate) fn solve_velocities(
             }
         }
         // Friction after the normal impulses, bounded by this iteration's load.
+        let t = Vec2::new(n.y, -n.x);
         for p in &mut c.points[..count] {
-            let (n, ra, rb) = (p.cn, p.cra, p.crb);
-            let t = Vec2::new(n.y, -n.x);
+            let (ra, rb) = (p.ra, p.rb);
             let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
             let vt = dv.dot(t);
             let max_f = c.friction * p.normal_impulse;
@@ -433,20 +482,14 @@ fn apply(ba: &mut SolverBody, bb: &mut SolverBody, ra: Vec2, rb: Vec2, impulse: 
 /// enumerating its four cases (both active, only 1, only 2, none). Sequential
 /// impulses on the two points would load one corner first and tip the body;
 /// the block solve keeps stacks square (Box2D v2.4 `b2ContactSolver`).
-fn solve_normal_block(
-    c: &mut ContactConstraint,
-    ba: &mut SolverBody,
-    bb: &mut SolverBody,
-    inv_h: f32,
-) {
+#[inline]
+fn solve_normal_block(c: &mut VelocityConstraint, ba: &mut SolverBody, bb: &mut SolverBody) {
     let n = c.normal;
     let [p1, p2] = &mut c.points;
-    let (s1, ra1, rb1) = (p1.sep, p1.cra, p1.crb);
-    let (s2, ra2, rb2) = (p2.sep, p2.cra, p2.crb);
-    let bias1 = if s1 > 0.0 { s1 * inv_h } else { 0.0 };
-    let bias2 = if s2 > 0.0 { s2 * inv_h } else { 0.0 };
-    let vn1 = (bb.v + cross_sv(bb.w, rb1) - ba.v - cross_sv(ba.w, ra1)).dot(n) + bias1;
-    let vn2 = (bb.v + cross_sv(bb.w, rb2) - ba.v - cross_sv(ba.w, ra2)).dot(n) + bias2;
+    let (ra1, rb1) = (p1.ra, p1.rb);
+    let (ra2, rb2) = (p2.ra, p2.rb);
+    let vn1 = (bb.v + cross_sv(bb.w, rb1) - ba.v - cross_sv(ba.w, ra1)).dot(n) + p1.bias;
+    let vn2 = (bb.v + cross_sv(bb.w, rb2) - ba.v - cross_sv(ba.w, ra2)).dot(n) + p2.bias;
     let (k11, k12, k22) = (c.k[0], c.k[1], c.k[2]);
     let a = Vec2::new(p1.normal_impulse, p2.normal_impulse);
     // b = vn - K·a, so that vn(x) = K·x + b.
@@ -494,20 +537,16 @@ fn solve_normal_block(
 /// line of action through the incident point, the same world point for both
 /// bodies.
 #[inline(always)]
-fn current_geometry(
-    p: &ConstraintPoint,
-    ba: &SolverBody,
-    bb: &SolverBody,
-) -> (f32, Vec2, Vec2, Vec2) {
+fn current_geometry(p: &FeaturePoint, qa: &SolverPose, qb: &SolverPose) -> (f32, Vec2, Vec2, Vec2) {
     // Current centre of B relative to the current centre of A.
-    let ab = (p.ra - p.rb) + (bb.dp - ba.dp);
-    let pa = ba.dq.apply(p.fa);
-    let pb = ab + bb.dq.apply(p.fb);
+    let ab = p.ab + (qb.dp - qa.dp);
+    let pa = qa.dq.apply(p.fa);
+    let pb = ab + qb.dq.apply(p.fb);
     // The anchor is midway between the two surfaces, on the normal through
     // the point-carrying core point (friction acts there, at the surface).
     match p.kind {
         FeatureKind::PlaneA => {
-            let n = ba.dq.apply(p.fnormal);
+            let n = qa.dq.apply(p.fnormal);
             let (s, n) = match face_to_point(pa, n, p.flength, pb) {
                 Some(e) => points(e, pb, p.radius, n),
                 None => (n.dot(pb - pa) - p.radius, n),
@@ -515,7 +554,7 @@ fn current_geometry(
             (s, n, pb - (p.point_radius + 0.5 * s) * n, ab)
         }
         FeatureKind::PlaneB => {
-            let n = bb.dq.apply(p.fnormal);
+            let n = qb.dq.apply(p.fnormal);
             let (s, n) = match face_to_point(pb, n, p.flength, pa) {
                 Some(e) => points(pa, e, p.radius, -n),
                 None => (n.dot(pa - pb) - p.radius, -n),
@@ -523,7 +562,7 @@ fn current_geometry(
             (s, n, pa + (p.point_radius + 0.5 * s) * n, ab)
         }
         FeatureKind::Points => {
-            let (s, n) = points(pa, pb, p.radius, ba.dq.apply(p.fnormal));
+            let (s, n) = points(pa, pb, p.radius, qa.dq.apply(p.fnormal));
             (s, n, pa + (p.point_radius + 0.5 * s) * n, ab)
         }
     }
@@ -561,15 +600,17 @@ fn points(pa: Vec2, pb: Vec2, radius: f32, fallback: Vec2) -> (f32, Vec2) {
 /// normals, recomputing separation and normal from the current poses (see
 /// [`current_geometry`]). Returns the deepest separation seen (m).
 pub(crate) fn solve_positions(
-    constraints: &[ContactConstraint],
-    bodies: &mut [SolverBody],
+    constraints: &ContactConstraints,
+    bodies: &[SolverBody],
+    poses: &mut [SolverPose],
     prm: &SolverParams,
 ) -> f32 {
     let mut min_sep = 0.0f32;
-    for c in constraints {
-        let (mut ba, mut bb) = pair_mut(bodies, c.a, c.b);
-        for p in &c.points[..c.count] {
-            let (s, n, ra, ab) = current_geometry(p, &ba, &bb);
+    for g in &constraints.geometry {
+        let (ba, bb) = pair(bodies, g.a, g.b);
+        let (mut qa, mut qb) = (poses[g.a as usize], poses[g.b as usize]);
+        for p in &g.points[..g.count as usize] {
+            let (s, n, ra, ab) = current_geometry(p, &qa, &qb);
             min_sep = min_sep.min(s);
             let correction =
                 (prm.position_correction * (s + prm.linear_slop)).clamp(-prm.max_correction, 0.0);
@@ -585,12 +626,18 @@ pub(crate) fn solve_positions(
                 continue;
             }
             let impulse = (-correction / k) * n;
-            ba.dp -= ba.inv_mass * impulse;
-            ba.dq = ba.dq.integrate(-ba.inv_inertia * cross(ra, impulse));
-            bb.dp += bb.inv_mass * impulse;
-            bb.dq = bb.dq.integrate(bb.inv_inertia * cross(rb, impulse));
+            qa.dp -= ba.inv_mass * impulse;
+            qa.dq = qa.dq.integrate(-ba.inv_inertia * cross(ra, impulse));
+            qb.dp += bb.inv_mass * impulse;
+            qb.dq = qb.dq.integrate(bb.inv_inertia * cross(rb, impulse));
         }
-        write_back(bodies, c.a, c.b, ba, bb);
+        // As for velocities: a body that does not respond is never written.
+        if ba.responds() {
+            poses[g.a as usize] = qa;
+        }
+        if bb.responds() {
+            poses[g.b as usize] = qb;
+        }
     }
     min_sep
 }
@@ -598,25 +645,30 @@ pub(crate) fn solve_positions(
 /// Restitution: bounce points whose approach speed exceeded the threshold and
 /// that carried load this step.
 pub(crate) fn apply_restitution(
-    constraints: &mut [ContactConstraint],
+    constraints: &mut ContactConstraints,
     bodies: &mut [SolverBody],
     prm: &SolverParams,
 ) {
-    for c in constraints.iter_mut() {
-        if c.restitution == 0.0 {
+    for (c, info) in constraints.velocity.iter_mut().zip(&constraints.info) {
+        if info.restitution == 0.0 {
             continue;
         }
-        let (mut ba, mut bb) = pair_mut(bodies, c.a, c.b);
-        let count = c.count;
-        for p in &mut c.points[..count] {
-            if p.approach > -prm.restitution_threshold || p.max_normal_impulse == 0.0 {
+        let (mut ba, mut bb) = pair(bodies, c.a, c.b);
+        let count = c.count as usize;
+        let n = c.normal;
+        for ((p, &approach), &normal_mass) in c.points[..count]
+            .iter_mut()
+            .zip(&info.approach)
+            .zip(&info.normal_mass)
+        {
+            if approach > -prm.restitution_threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let (n, ra, rb) = (p.cn, p.cra, p.crb);
+            let (ra, rb) = (p.ra, p.rb);
             let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
             let vn = dv.dot(n);
             let new =
-                (p.normal_impulse - p.normal_mass * (vn + c.restitution * p.approach)).max(0.0);
+                (p.normal_impulse - normal_mass * (vn + info.restitution * approach)).max(0.0);
             let delta = new - p.normal_impulse;
             p.normal_impulse = new;
             p.max_normal_impulse = p.max_normal_impulse.max(new);

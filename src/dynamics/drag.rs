@@ -6,7 +6,7 @@
 //! `bias_rate = ω / (2ζ + hω)`, `mass_scale = hω(2ζ + hω) / (1 + hω(2ζ + hω))`,
 //! `impulse_scale = 1 / (1 + hω(2ζ + hω))`.
 
-use super::contact_solver::SolverBody;
+use super::solver_body::{SolverBody, SolverPose};
 use crate::math::{cross, cross_sv, Vec2};
 use crate::world::BodyId;
 use serde::{Deserialize, Serialize};
@@ -64,15 +64,15 @@ impl DragConstraint {
         }
     }
 
-    pub fn warm_start(&self, b: &mut SolverBody) {
-        let r = b.dq.apply(self.r0);
+    pub fn warm_start(&self, b: &mut SolverBody, q: &SolverPose) {
+        let r = q.dq.apply(self.r0);
         b.v += b.inv_mass * self.impulse;
         b.w += b.inv_inertia * cross(r, self.impulse);
     }
 
-    pub fn solve(&mut self, b: &mut SolverBody) {
-        let r = b.dq.apply(self.r0);
-        let c = self.center0 + b.dp + r - self.target;
+    pub fn solve(&mut self, b: &mut SolverBody, q: &SolverPose) {
+        let r = q.dq.apply(self.r0);
+        let c = self.center0 + q.dp + r - self.target;
         let cdot = b.v + cross_sv(b.w, r);
         let (im, ii) = (b.inv_mass, b.inv_inertia);
         // K = im·I + ii·[r⊥ r⊥ᵀ], inverted in closed form.

@@ -6,6 +6,7 @@ pub(crate) mod contact_solver;
 pub mod drag;
 pub mod material;
 pub(crate) mod sleep;
+pub(crate) mod solver_body;
 
 pub use body::{Body, BodyDef, BodyKind};
 pub use drag::DragJoint;

@@ -14,11 +14,12 @@
 use super::timer::Stopwatch;
 use super::world::{Contact, World, WorldEvent};
 use crate::collision::manifold::{self, Manifold};
-use crate::dynamics::contact_solver::{self, ContactConstraint, SolverBody, SolverParams};
+use crate::dynamics::contact_solver::{self, SolverParams};
 use crate::dynamics::drag::DragConstraint;
 use crate::dynamics::material::{mix_friction, mix_restitution};
+use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
 use crate::dynamics::BodyKind;
-use crate::math::{is_finite_vec, Rot, Vec2};
+use crate::math::{is_finite_vec, Vec2};
 
 impl World {
     /// Advances the world by one fixed step of `settings().dt` seconds.
@@ -169,27 +170,48 @@ impl World {
         let substeps = s.substeps.max(1);
         let h = s.dt / substeps as f32;
         let params = SolverParams {
-            h,
             linear_slop: s.linear_slop,
             position_correction: s.position_correction,
             max_correction: s.max_correction,
             restitution_threshold: s.restitution_threshold,
         };
 
-        // Solver bodies, one per slot; non-moving ones keep zero inverse mass.
+        // Solver bodies, one per slot; non-moving ones keep zero velocity, zero
+        // inverse mass and the identity pose change. The moving ones are also
+        // listed, so the per-substep body loops skip the others.
         let mut bodies = std::mem::take(&mut self.scratch.solver_bodies);
+        let mut poses = std::mem::take(&mut self.scratch.solver_poses);
+        let mut moving = std::mem::take(&mut self.scratch.moving);
+        let mut integration = std::mem::take(&mut self.scratch.integration);
         bodies.clear();
-        bodies.extend(self.slots.iter().map(|slot| match slot.body.as_ref() {
-            Some(b) if b.awake && !b.frozen => SolverBody {
-                v: b.v,
-                w: b.w,
-                dp: Vec2::ZERO,
-                dq: Rot::IDENTITY,
-                inv_mass: b.inv_mass,
-                inv_inertia: b.inv_inertia,
-            },
-            _ => SolverBody::default_static(),
-        }));
+        poses.clear();
+        moving.clear();
+        integration.clear();
+        poses.resize(self.slots.len(), SolverPose::default());
+        for (i, slot) in self.slots.iter().enumerate() {
+            match slot.body.as_ref() {
+                Some(b) if b.awake && !b.frozen => {
+                    bodies.push(SolverBody {
+                        v: b.v,
+                        w: b.w,
+                        inv_mass: b.inv_mass,
+                        inv_inertia: b.inv_inertia,
+                    });
+                    moving.push(i as u32);
+                    if b.kind == BodyKind::Dynamic {
+                        integration.push(Integration::new(
+                            i as u32,
+                            h,
+                            s.gravity,
+                            b.gravity_scale,
+                            b.linear_damping,
+                            b.angular_damping,
+                        ));
+                    }
+                }
+                _ => bodies.push(SolverBody::default()),
+            }
+        }
 
         let mut constraints = std::mem::take(&mut self.scratch.constraints);
         constraints.clear();
@@ -209,7 +231,7 @@ impl World {
             if !(active(ba) || active(bb)) || ba.frozen || bb.frozen {
                 continue;
             }
-            constraints.push(ContactConstraint::new(
+            constraints.push(
                 k as u32,
                 c.a,
                 c.b,
@@ -223,7 +245,7 @@ impl World {
                 c.restitution,
                 s.gravity,
                 s.rolling_resistance,
-            ));
+            );
         }
 
         let mut drag = self.drag.and_then(|j| {
@@ -241,66 +263,60 @@ impl World {
         });
 
         for _ in 0..substeps {
-            self.integrate_velocities(&mut bodies, h);
-            if let Some(d) = drag.as_ref() {
-                d.warm_start(&mut bodies[d.body as usize]);
+            // Gravity and damping (awake dynamic bodies).
+            for g in &integration {
+                g.apply(&mut bodies[g.body as usize]);
             }
-            contact_solver::update_anchors(&mut constraints, &bodies, h);
+            if let Some(d) = drag.as_ref() {
+                let i = d.body as usize;
+                d.warm_start(&mut bodies[i], &poses[i]);
+            }
+            contact_solver::update_anchors(&mut constraints, &bodies, &poses, h);
             contact_solver::warm_start(&constraints, &mut bodies);
             if let Some(d) = drag.as_mut() {
-                d.solve(&mut bodies[d.body as usize]);
+                let i = d.body as usize;
+                d.solve(&mut bodies[i], &poses[i]);
             }
             for _ in 0..s.velocity_iterations.max(1) {
-                contact_solver::solve_velocities(&mut constraints, &mut bodies, &params);
+                contact_solver::solve_velocities(&mut constraints, &mut bodies);
             }
-            for b in bodies.iter_mut() {
-                b.dp += h * b.v;
-                b.dq = b.dq.integrate(h * b.w);
+            // Integrate positions (bodies that do not move stay put exactly).
+            for &i in &moving {
+                let i = i as usize;
+                poses[i] = poses[i].integrate(&bodies[i], h);
             }
-            contact_solver::solve_positions(&constraints, &mut bodies, &params);
+            contact_solver::solve_positions(&constraints, &bodies, &mut poses, &params);
         }
-        contact_solver::update_anchors(&mut constraints, &bodies, 0.0);
+        contact_solver::update_anchors(&mut constraints, &bodies, &poses, 0.0);
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &params);
 
-        for c in &constraints {
-            c.store(&mut self.contacts[c.contact as usize].manifold);
+        for i in 0..constraints.len() {
+            let contact = constraints.contact(i) as usize;
+            constraints.store(i, &mut self.contacts[contact].manifold);
         }
         if let (Some(d), Some(j)) = (drag, self.drag.as_mut()) {
             j.impulse = d.impulse;
         }
-        self.write_back(&bodies);
+        self.write_back(&bodies, &poses);
         self.scratch.solver_bodies = bodies;
+        self.scratch.solver_poses = poses;
+        self.scratch.moving = moving;
+        self.scratch.integration = integration;
         self.scratch.constraints = constraints;
     }
 
-    /// Gravity and damping for awake dynamic bodies (implicit damping:
-    /// `v ← v / (1 + h·c)`, stable for any damping).
-    fn integrate_velocities(&self, bodies: &mut [SolverBody], h: f32) {
-        let g = self.settings.gravity;
-        for (slot, sb) in self.slots.iter().zip(bodies.iter_mut()) {
-            let Some(b) = slot.body.as_ref() else {
-                continue;
-            };
-            if b.kind != BodyKind::Dynamic || !b.awake || b.frozen {
-                continue;
-            }
-            sb.v = (sb.v + h * b.gravity_scale * g) / (1.0 + h * b.linear_damping);
-            sb.w /= 1.0 + h * b.angular_damping;
-        }
-    }
-
-    fn write_back(&mut self, bodies: &[SolverBody]) {
+    fn write_back(&mut self, bodies: &[SolverBody], poses: &[SolverPose]) {
         let max_speed = self.settings.max_speed;
         let step = self.step_index;
-        for (i, (slot, sb)) in self.slots.iter_mut().zip(bodies).enumerate() {
+        for (i, ((slot, sb), q)) in self.slots.iter_mut().zip(bodies).zip(poses).enumerate() {
             let Some(b) = slot.body.as_mut() else {
                 continue;
             };
             if !b.awake || b.frozen || b.kind == BodyKind::Static {
                 continue;
             }
-            let center = b.center + sb.dp;
-            let rot = b.xf.rot * sb.dq;
+            let center = b.center + q.dp;
+            let rot = b.xf.rot * q.dq;
             let bad = if !(is_finite_vec(sb.v)
                 && sb.w.is_finite()
                 && is_finite_vec(center)

@@ -6,8 +6,9 @@ use crate::broadphase::{SapConfig, SweepAndPrune};
 use crate::collision::gjk::SimplexCache;
 use crate::collision::manifold::{Manifold, PointFeature};
 use crate::collision::Aabb;
-use crate::dynamics::contact_solver::{ContactConstraint, SolverBody};
+use crate::dynamics::contact_solver::ContactConstraints;
 use crate::dynamics::sleep::UnionFind;
+use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
 use crate::dynamics::{Body, BodyDef, BodyKind, DragJoint};
 use crate::math::{is_finite_vec, Iso, Vec2};
 use crate::shape::ShapeError;
@@ -106,7 +107,12 @@ pub struct ContactView<'w> {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
     pub solver_bodies: Vec<SolverBody>,
-    pub constraints: Vec<ContactConstraint>,
+    pub solver_poses: Vec<SolverPose>,
+    /// Slots of the bodies that move this step (awake, not frozen).
+    pub moving: Vec<u32>,
+    /// Gravity and damping of the awake dynamic bodies.
+    pub integration: Vec<Integration>,
+    pub constraints: ContactConstraints,
     pub contacts: Vec<Contact>,
     pub wake: Vec<u32>,
     pub islands: UnionFind,
