@@ -9,7 +9,7 @@
 //! (Projections are scalar dot products, never a coordinate of a projected point.)
 
 use crate::math::{Iso, Vec2};
-use crate::shape::Polygon;
+use crate::shape::{Polygon, MAX_POLYGON_VERTICES};
 
 /// The axis of largest separation between two polygons.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,13 +29,39 @@ pub struct Separation {
 /// Largest separation of `b` (in `xf`, B's pose in A's frame) from any edge of `a`,
 /// as (separation, edge index). Computed in A's frame.
 pub fn max_edge_separation(a: &Polygon, b: &Polygon, xf: &Iso) -> (f32, usize) {
+    // B's vertices placed in A's frame once, not once per edge of A (a small
+    // buffer for the common small polygons).
+    const SMALL: usize = 8;
+    let m = b.vertices().len();
+    if m <= SMALL {
+        let mut placed = [Vec2::ZERO; SMALL];
+        place(&mut placed, b, xf);
+        max_separation_of(a, &placed[..m])
+    } else {
+        let mut placed = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        place(&mut placed, b, xf);
+        max_separation_of(a, &placed[..m])
+    }
+}
+
+/// `b`'s vertices mapped by `xf` into the front of `out`.
+#[inline]
+fn place(out: &mut [Vec2], b: &Polygon, xf: &Iso) {
+    for (p, w) in out.iter_mut().zip(b.vertices()) {
+        *p = xf.apply(*w);
+    }
+}
+
+/// Largest separation of the points from any edge of `a`, as (separation,
+/// edge index).
+#[inline]
+fn max_separation_of(a: &Polygon, points: &[Vec2]) -> (f32, usize) {
     let mut best = (f32::NEG_INFINITY, 0);
     for (i, (v, n)) in a.vertices().iter().zip(a.normals()).enumerate() {
-        // Deepest vertex of B along -n.
-        let s = b
-            .vertices()
+        // Deepest point along -n.
+        let s = points
             .iter()
-            .map(|w| n.dot(xf.apply(*w) - *v))
+            .map(|w| n.dot(*w - *v))
             .fold(f32::INFINITY, f32::min);
         if s > best.0 {
             best = (s, i);
