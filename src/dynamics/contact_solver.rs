@@ -309,7 +309,10 @@ impl ContactConstraints {
 
     /// Copies constraint `i`'s accumulated impulses back into its manifold.
     pub fn store(&self, i: usize, m: &mut Manifold) {
-        for (mp, cp) in m.points[..m.count].iter_mut().zip(&self.velocity[i].points) {
+        // The manifold has the constraint's points (built from it this step);
+        // taking the count from the constraint spares reading the manifold.
+        let c = &self.velocity[i];
+        for (mp, cp) in m.points.iter_mut().zip(&c.points[..c.count as usize]) {
             mp.normal_impulse = cp.normal_impulse;
             mp.tangent_impulse = cp.tangent_impulse;
         }

@@ -60,18 +60,31 @@ impl World {
     /// contact list so that surviving pairs keep their manifolds (warm start).
     fn find_pairs(&mut self) {
         self.broadphase.update_pairs();
+        let pairs = self.broadphase.pairs();
+        // A settled scene keeps its pairs: when they are exactly the contacts'
+        // pairs, the merge would rebuild the same list.
+        if pairs.len() == self.contacts.len()
+            && self
+                .contacts
+                .iter()
+                .zip(pairs)
+                .all(|(c, &p)| (c.a, c.b) == p)
+        {
+            return;
+        }
+        // The previous list's allocation becomes next step's buffer: no
+        // per-step reallocation of the contact list.
         let mut next = std::mem::take(&mut self.scratch.contacts);
         next.clear();
-        // Drain rather than consume the old list, so its allocation becomes next
-        // step's buffer: no per-step reallocation of the contact list.
-        let mut old_list = std::mem::take(&mut self.contacts);
-        let mut old = old_list.drain(..).peekable();
-        for &(a, b) in self.broadphase.pairs() {
-            while old.peek().is_some_and(|c| (c.a, c.b) < (a, b)) {
-                old.next();
+        let old = &self.contacts;
+        let mut i = 0;
+        for &(a, b) in pairs {
+            while i < old.len() && (old[i].a, old[i].b) < (a, b) {
+                i += 1;
             }
-            if let Some(c) = old.next_if(|c| (c.a, c.b) == (a, b)) {
-                next.push(c);
+            if i < old.len() && (old[i].a, old[i].b) == (a, b) {
+                next.push(old[i]);
+                i += 1;
                 continue;
             }
             let (Some(ba), Some(bb)) = (
@@ -94,9 +107,7 @@ impl World {
                 restitution: mix_restitution(ba.material.restitution, bb.material.restitution),
             });
         }
-        drop(old);
-        self.scratch.contacts = old_list;
-        self.contacts = next;
+        self.scratch.contacts = std::mem::replace(&mut self.contacts, next);
     }
 
     /// Stages 3–4: GJK (speculative distance) or EPA (overlap) and the manifold,

@@ -79,7 +79,7 @@ pub(crate) struct Slot {
 }
 
 /// A potentially touching pair and its cached manifold.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Contact {
     pub a: u32,
     pub b: u32,
