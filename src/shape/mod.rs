@@ -193,7 +193,7 @@ impl Shape {
                 half_height,
                 radius,
             } => half_height + radius,
-            Shape::Polygon(p) => p.vertices().iter().fold(0.0f32, |m, v| m.max(v.length())),
+            Shape::Polygon(p) => p.bounding_radius(),
             Shape::Ellipse { rx, ry } => rx.max(*ry),
         }
     }

@@ -21,6 +21,9 @@ use serde::{Deserialize, Serialize};
 pub struct Polygon {
     vertices: Vec<Vec2>,
     normals: Vec<Vec2>,
+    /// Largest distance of a vertex from the origin (m), computed once: the
+    /// narrowphase asks for it for every contact every step.
+    bounding_radius: f32,
 }
 
 impl TryFrom<Vec<Vec2>> for Polygon {
@@ -207,7 +210,18 @@ impl Polygon {
                 Vec2::new(e.y, -e.x).normalize()
             })
             .collect();
-        Polygon { vertices, normals }
+        let bounding_radius = vertices.iter().fold(0.0f32, |m, v| m.max(v.length()));
+        Polygon {
+            vertices,
+            normals,
+            bounding_radius,
+        }
+    }
+
+    /// Largest distance of a vertex from the origin (m).
+    #[inline]
+    pub fn bounding_radius(&self) -> f32 {
+        self.bounding_radius
     }
 
     /// Counter-clockwise vertices in the body frame.
