@@ -274,16 +274,28 @@ pub(crate) fn collide_with_features(
     let flip = align_b > align_a + REFERENCE_HYSTERESIS;
     let best_align = align_a.max(align_b);
     if best_align >= 1.0 - FACE_ALIGNMENT_TOLERANCE {
+        // The incident face is the other shape's best face against the
+        // reference normal. That normal is often the contact normal itself
+        // (SAT's axis is an edge normal), whose search was just done: reuse it.
+        // (Directions equal as floats give the same face: they can differ only
+        // in the sign of a zero component, which no comparison in the search
+        // sees.)
         let (reference, incident) = if flip {
-            (
-                fb.map(|f| f.0),
-                best_face(a, &Iso::IDENTITY, -fb.map_or(n, |f| f.0.normal)),
-            )
+            let dir = -fb.map_or(n, |f| f.0.normal);
+            let incident = if dir == n {
+                fa
+            } else {
+                best_face(a, &Iso::IDENTITY, dir)
+            };
+            (fb.map(|f| f.0), incident)
         } else {
-            (
-                fa.map(|f| f.0),
-                best_face(b, &xf, -fa.map_or(n, |f| f.0.normal)),
-            )
+            let dir = -fa.map_or(n, |f| f.0.normal);
+            let incident = if dir == -n {
+                fb
+            } else {
+                best_face(b, &xf, dir)
+            };
+            (fa.map(|f| f.0), incident)
         };
         if let (Some(r), Some(i)) = (reference, incident) {
             clip(&mut m, &mut features, &r, &i.0, flip, speculative);
