@@ -50,6 +50,7 @@
 //! (restitution inputs, the contact to store the impulses into).
 
 use super::body::Body;
+use super::schedule::Wavefront;
 use super::solver_body::{SolverBody, SolverPose};
 use crate::collision::manifold::{FeatureKind, Manifold, PointFeature};
 use crate::math::{cross, cross_sv, Vec2};
@@ -88,6 +89,9 @@ struct VelocityConstraint {
     /// The two-point effective-mass matrix is well conditioned enough for the
     /// block solver.
     block_ok: bool,
+    /// The next constraint shares no responding body with this one (see
+    /// `schedule`): the velocity pass may solve the two side by side.
+    independent_of_next: bool,
     /// Effective-mass matrix of a two-point manifold: (k11, k12, k22).
     k: [f32; 3],
     /// Rolling resistance: torque cap per unit normal impulse (m), and the
@@ -120,7 +124,9 @@ struct FeaturePoint {
 struct ContactGeometry {
     a: u32,
     b: u32,
-    count: u32,
+    count: u8,
+    /// As [`VelocityConstraint::independent_of_next`].
+    independent_of_next: bool,
     points: [FeaturePoint; 2],
 }
 
@@ -282,6 +288,7 @@ impl ContactConstraints {
             friction,
             count: m.count as u8,
             block_ok,
+            independent_of_next: false,
             k,
             rolling_arm,
             angular_mass: if ii > 0.0 { 1.0 / ii } else { 0.0 },
@@ -291,7 +298,8 @@ impl ContactConstraints {
         self.geometry.push(ContactGeometry {
             a,
             b,
-            count: m.count as u32,
+            count: m.count as u8,
+            independent_of_next: false,
             points: geometry,
         });
         self.info.push(ConstraintInfo {
@@ -300,6 +308,32 @@ impl ContactConstraints {
             approach,
             normal_mass,
         });
+    }
+
+    /// Moves the constraints of `block` (built in the solver's order) to the
+    /// end of this list in wavefront order (see `schedule`), marking which
+    /// are independent of the next; leaves `block` empty.
+    pub fn append_scheduled(
+        &mut self,
+        block: &mut ContactConstraints,
+        wavefront: &mut Wavefront,
+        bodies: &[SolverBody],
+    ) {
+        let pairs = block.velocity.iter().map(|c| (c.a, c.b));
+        let (order, with_next) = wavefront.order_block(bodies, pairs);
+        for (&i, &independent_of_next) in order.iter().zip(with_next) {
+            let i = i as usize;
+            self.velocity.push(VelocityConstraint {
+                independent_of_next,
+                ..block.velocity[i]
+            });
+            self.geometry.push(ContactGeometry {
+                independent_of_next,
+                ..block.geometry[i]
+            });
+            self.info.push(block.info[i]);
+        }
+        block.clear();
     }
 
     /// The contact constraint `i` came from.
@@ -428,48 +462,110 @@ pub(crate) fn update_anchors(
     }
 }
 
-/// One velocity pass over all contacts.
+/// One velocity pass over all contacts. Two independent two-point
+/// constraints in a row (see `schedule`) are solved side by side, so that the
+/// CPU overlaps their dependency chains; each body still sees the same
+/// operations in the same order.
 pub(crate) fn solve_velocities(constraints: &mut ContactConstraints, bodies: &mut [SolverBody]) {
-    for c in constraints.velocity.iter_mut() {
-        let (mut ba, mut bb) = pair(bodies, c.a, c.b);
-        let count = c.count as usize;
-        let n = c.normal;
-        if count == 2 && c.block_ok {
-            solve_normal_block(c, &mut ba, &mut bb);
-        } else {
-            for p in &mut c.points[..count] {
-                let (ra, rb) = (p.ra, p.rb);
-                let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
-                let vn = dv.dot(n);
-                let new = (p.normal_impulse - p.mass * (vn + p.bias)).max(0.0);
-                let delta = new - p.normal_impulse;
-                p.normal_impulse = new;
-                p.max_normal_impulse = p.max_normal_impulse.max(new);
-                apply(&mut ba, &mut bb, ra, rb, delta * n);
+    let cs = &mut constraints.velocity[..];
+    let mut i = 0;
+    while i < cs.len() {
+        if let [c1, c2, ..] = &mut cs[i..] {
+            if c1.independent_of_next && c1.is_block() && c2.is_block() {
+                solve_block_pair(c1, c2, bodies);
+                i += 2;
+                continue;
             }
         }
-        // Friction after the normal impulses, bounded by this iteration's load.
-        let t = Vec2::new(n.y, -n.x);
+        solve_one(&mut cs[i], bodies);
+        i += 1;
+    }
+}
+
+impl VelocityConstraint {
+    /// A two-point manifold solved by the block solver (no rolling resistance).
+    #[inline]
+    fn is_block(&self) -> bool {
+        self.count == 2 && self.block_ok
+    }
+}
+
+/// One constraint of the velocity pass.
+#[inline]
+fn solve_one(c: &mut VelocityConstraint, bodies: &mut [SolverBody]) {
+    let (mut ba, mut bb) = pair(bodies, c.a, c.b);
+    let count = c.count as usize;
+    let n = c.normal;
+    if c.is_block() {
+        solve_normal_block(c, &mut ba, &mut bb);
+    } else {
         for p in &mut c.points[..count] {
             let (ra, rb) = (p.ra, p.rb);
             let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
-            let vt = dv.dot(t);
-            let max_f = c.friction * p.normal_impulse;
-            let new = (p.tangent_impulse - p.tangent_mass * vt).clamp(-max_f, max_f);
-            let delta = new - p.tangent_impulse;
-            p.tangent_impulse = new;
-            apply(&mut ba, &mut bb, ra, rb, delta * t);
+            let vn = dv.dot(n);
+            let new = (p.normal_impulse - p.mass * (vn + p.bias)).max(0.0);
+            let delta = new - p.normal_impulse;
+            p.normal_impulse = new;
+            p.max_normal_impulse = p.max_normal_impulse.max(new);
+            apply(&mut ba, &mut bb, ra, rb, delta * n);
         }
-        if c.rolling_arm > 0.0 {
-            let max = c.rolling_arm * c.points[0].normal_impulse;
-            let new = (c.rolling_impulse - c.angular_mass * (bb.w - ba.w)).clamp(-max, max);
-            let delta = new - c.rolling_impulse;
-            c.rolling_impulse = new;
-            ba.w -= ba.inv_inertia * delta;
-            bb.w += bb.inv_inertia * delta;
-        }
-        write_back(bodies, c.a, c.b, ba, bb);
     }
+    // Friction after the normal impulses, bounded by this iteration's load.
+    for p in &mut c.points[..count] {
+        solve_friction(c.friction, n, p, &mut ba, &mut bb);
+    }
+    if c.rolling_arm > 0.0 {
+        let max = c.rolling_arm * c.points[0].normal_impulse;
+        let new = (c.rolling_impulse - c.angular_mass * (bb.w - ba.w)).clamp(-max, max);
+        let delta = new - c.rolling_impulse;
+        c.rolling_impulse = new;
+        ba.w -= ba.inv_inertia * delta;
+        bb.w += bb.inv_inertia * delta;
+    }
+    write_back(bodies, c.a, c.b, ba, bb);
+}
+
+/// Two independent block constraints, interleaved step by step: the same
+/// operations as [`solve_one`] on each, in the same order per body.
+#[inline]
+fn solve_block_pair(
+    c1: &mut VelocityConstraint,
+    c2: &mut VelocityConstraint,
+    bodies: &mut [SolverBody],
+) {
+    let (mut a1, mut b1) = pair(bodies, c1.a, c1.b);
+    let (mut a2, mut b2) = pair(bodies, c2.a, c2.b);
+    solve_normal_block(c1, &mut a1, &mut b1);
+    solve_normal_block(c2, &mut a2, &mut b2);
+    let (f1, n1, f2, n2) = (c1.friction, c1.normal, c2.friction, c2.normal);
+    let ([p11, p12], [p21, p22]) = (&mut c1.points, &mut c2.points);
+    solve_friction(f1, n1, p11, &mut a1, &mut b1);
+    solve_friction(f2, n2, p21, &mut a2, &mut b2);
+    solve_friction(f1, n1, p12, &mut a1, &mut b1);
+    solve_friction(f2, n2, p22, &mut a2, &mut b2);
+    write_back(bodies, c1.a, c1.b, a1, b1);
+    write_back(bodies, c2.a, c2.b, a2, b2);
+}
+
+/// Coulomb friction at one point, bounded by the point's current normal
+/// impulse.
+#[inline(always)]
+fn solve_friction(
+    friction: f32,
+    n: Vec2,
+    p: &mut VelocityPoint,
+    ba: &mut SolverBody,
+    bb: &mut SolverBody,
+) {
+    let t = Vec2::new(n.y, -n.x);
+    let (ra, rb) = (p.ra, p.rb);
+    let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
+    let vt = dv.dot(t);
+    let max_f = friction * p.normal_impulse;
+    let new = (p.tangent_impulse - p.tangent_mass * vt).clamp(-max_f, max_f);
+    let delta = new - p.tangent_impulse;
+    p.tangent_impulse = new;
+    apply(ba, bb, ra, rb, delta * t);
 }
 
 #[inline]
@@ -485,7 +581,7 @@ fn apply(ba: &mut SolverBody, bb: &mut SolverBody, ra: Vec2, rb: Vec2, impulse: 
 /// enumerating its four cases (both active, only 1, only 2, none). Sequential
 /// impulses on the two points would load one corner first and tip the body;
 /// the block solve keeps stacks square (Box2D v2.4 `b2ContactSolver`).
-#[inline]
+#[inline(always)]
 fn solve_normal_block(c: &mut VelocityConstraint, ba: &mut SolverBody, bb: &mut SolverBody) {
     let n = c.normal;
     let [p1, p2] = &mut c.points;
@@ -601,7 +697,9 @@ fn points(pa: Vec2, pb: Vec2, radius: f32, fallback: Vec2) -> (f32, Vec2) {
 
 /// One NGS position pass: pushes penetrating points apart along their current
 /// normals, recomputing separation and normal from the current poses (see
-/// [`current_geometry`]). Returns the deepest separation seen (m).
+/// [`current_geometry`]). Returns the deepest separation seen (m). Two
+/// independent constraints in a row (see `schedule`) are solved side by side,
+/// point by point; each body still sees the same operations in the same order.
 pub(crate) fn solve_positions(
     constraints: &ContactConstraints,
     bodies: &[SolverBody],
@@ -609,40 +707,91 @@ pub(crate) fn solve_positions(
     prm: &SolverParams,
 ) -> f32 {
     let mut min_sep = 0.0f32;
-    for g in &constraints.geometry {
-        let (ba, bb) = pair(bodies, g.a, g.b);
-        let (mut qa, mut qb) = (poses[g.a as usize], poses[g.b as usize]);
-        for p in &g.points[..g.count as usize] {
-            let (s, n, ra, ab) = current_geometry(p, &qa, &qb);
-            min_sep = min_sep.min(s);
-            let correction =
-                (prm.position_correction * (s + prm.linear_slop)).clamp(-prm.max_correction, 0.0);
-            if correction >= 0.0 {
-                continue;
+    let gs = &constraints.geometry[..];
+    let mut i = 0;
+    while i < gs.len() {
+        let g1 = &gs[i];
+        let (ba1, bb1) = pair(bodies, g1.a, g1.b);
+        let (mut qa1, mut qb1) = (poses[g1.a as usize], poses[g1.b as usize]);
+        match gs.get(i + 1).filter(|_| g1.independent_of_next) {
+            Some(g2) => {
+                let (ba2, bb2) = pair(bodies, g2.a, g2.b);
+                let (mut qa2, mut qb2) = (poses[g2.a as usize], poses[g2.b as usize]);
+                for k in 0..2 {
+                    if k < g1.count as usize {
+                        let s = position_point(&g1.points[k], &ba1, &bb1, &mut qa1, &mut qb1, prm);
+                        min_sep = min_sep.min(s);
+                    }
+                    if k < g2.count as usize {
+                        let s = position_point(&g2.points[k], &ba2, &bb2, &mut qa2, &mut qb2, prm);
+                        min_sep = min_sep.min(s);
+                    }
+                }
+                write_poses(poses, g1, &ba1, &bb1, qa1, qb1);
+                write_poses(poses, g2, &ba2, &bb2, qa2, qb2);
+                i += 2;
             }
-            let rb = ra - ab;
-            let rna = cross(ra, n);
-            let rnb = cross(rb, n);
-            let k =
-                ba.inv_mass + bb.inv_mass + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
-            if k <= 0.0 {
-                continue;
+            None => {
+                for p in &g1.points[..g1.count as usize] {
+                    let s = position_point(p, &ba1, &bb1, &mut qa1, &mut qb1, prm);
+                    min_sep = min_sep.min(s);
+                }
+                write_poses(poses, g1, &ba1, &bb1, qa1, qb1);
+                i += 1;
             }
-            let impulse = (-correction / k) * n;
-            qa.dp -= ba.inv_mass * impulse;
-            qa.dq = qa.dq.integrate(-ba.inv_inertia * cross(ra, impulse));
-            qb.dp += bb.inv_mass * impulse;
-            qb.dq = qb.dq.integrate(bb.inv_inertia * cross(rb, impulse));
-        }
-        // As for velocities: a body that does not respond is never written.
-        if ba.responds() {
-            poses[g.a as usize] = qa;
-        }
-        if bb.responds() {
-            poses[g.b as usize] = qb;
         }
     }
     min_sep
+}
+
+/// The position correction of one point; returns its separation.
+#[inline(always)]
+fn position_point(
+    p: &FeaturePoint,
+    ba: &SolverBody,
+    bb: &SolverBody,
+    qa: &mut SolverPose,
+    qb: &mut SolverPose,
+    prm: &SolverParams,
+) -> f32 {
+    let (s, n, ra, ab) = current_geometry(p, qa, qb);
+    let correction =
+        (prm.position_correction * (s + prm.linear_slop)).clamp(-prm.max_correction, 0.0);
+    if correction >= 0.0 {
+        return s;
+    }
+    let rb = ra - ab;
+    let rna = cross(ra, n);
+    let rnb = cross(rb, n);
+    let k = ba.inv_mass + bb.inv_mass + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
+    if k <= 0.0 {
+        return s;
+    }
+    let impulse = (-correction / k) * n;
+    qa.dp -= ba.inv_mass * impulse;
+    qa.dq = qa.dq.integrate(-ba.inv_inertia * cross(ra, impulse));
+    qb.dp += bb.inv_mass * impulse;
+    qb.dq = qb.dq.integrate(bb.inv_inertia * cross(rb, impulse));
+    s
+}
+
+/// Stores a constraint's two poses; as for velocities, a body that does not
+/// respond is never written.
+#[inline]
+fn write_poses(
+    poses: &mut [SolverPose],
+    g: &ContactGeometry,
+    ba: &SolverBody,
+    bb: &SolverBody,
+    qa: SolverPose,
+    qb: SolverPose,
+) {
+    if ba.responds() {
+        poses[g.a as usize] = qa;
+    }
+    if bb.responds() {
+        poses[g.b as usize] = qb;
+    }
 }
 
 /// Restitution: bounce points whose approach speed exceeded the threshold and

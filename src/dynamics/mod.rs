@@ -5,6 +5,7 @@ pub mod body;
 pub(crate) mod contact_solver;
 pub mod drag;
 pub mod material;
+pub(crate) mod schedule;
 pub(crate) mod sleep;
 pub(crate) mod solver_body;
 

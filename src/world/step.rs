@@ -8,8 +8,10 @@
 //!                               by feature) pass; then restitution
 //! ```
 //!
-//! Everything runs on one thread, over `Vec`s in index order: the same world
-//! and inputs give bit-identical results on every run and in every profile.
+//! Everything runs on one thread, over `Vec`s in index order (the contact
+//! passes in a wavefront order that gives the same results, see
+//! `dynamics::schedule`): the same world and inputs give bit-identical results
+//! on every run and in every profile.
 
 use super::timer::Stopwatch;
 use super::world::{Contact, World, WorldEvent};
@@ -17,6 +19,7 @@ use crate::collision::manifold::{self, Manifold};
 use crate::dynamics::contact_solver::{self, SolverParams};
 use crate::dynamics::drag::DragConstraint;
 use crate::dynamics::material::{mix_friction, mix_restitution};
+use crate::dynamics::schedule::BLOCK;
 use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
 use crate::dynamics::BodyKind;
 use crate::math::{is_finite_vec, Vec2};
@@ -224,8 +227,15 @@ impl World {
             }
         }
 
+        // Constraints are built in contact order, a block at a time, and each
+        // block is appended in wavefront order: independent constraints side by
+        // side, bit-identical results (see `schedule`).
         let mut constraints = std::mem::take(&mut self.scratch.constraints);
+        let mut block = std::mem::take(&mut self.scratch.block);
+        let mut wavefront = std::mem::take(&mut self.scratch.wavefront);
         constraints.clear();
+        block.clear();
+        wavefront.reset(bodies.len());
         for (k, c) in self.contacts.iter().enumerate() {
             if c.manifold.count == 0 {
                 continue;
@@ -242,7 +252,7 @@ impl World {
             if !(active(ba) || active(bb)) || ba.frozen || bb.frozen {
                 continue;
             }
-            constraints.push(
+            block.push(
                 k as u32,
                 c.a,
                 c.b,
@@ -257,7 +267,13 @@ impl World {
                 s.gravity,
                 s.rolling_resistance,
             );
+            if block.len() == BLOCK {
+                constraints.append_scheduled(&mut block, &mut wavefront, &bodies);
+            }
         }
+        constraints.append_scheduled(&mut block, &mut wavefront, &bodies);
+        self.scratch.block = block;
+        self.scratch.wavefront = wavefront;
 
         let mut drag = self.drag.and_then(|j| {
             let b = self.body(j.body)?;

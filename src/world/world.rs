@@ -7,6 +7,7 @@ use crate::collision::gjk::SimplexCache;
 use crate::collision::manifold::{Manifold, PointFeature};
 use crate::collision::Aabb;
 use crate::dynamics::contact_solver::ContactConstraints;
+use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
 use crate::dynamics::{Body, BodyDef, BodyKind, DragJoint};
@@ -113,6 +114,9 @@ pub(crate) struct Scratch {
     /// Gravity and damping of the awake dynamic bodies.
     pub integration: Vec<Integration>,
     pub constraints: ContactConstraints,
+    pub wavefront: Wavefront,
+    /// One block of constraints in contact order, before reordering.
+    pub block: ContactConstraints,
     pub contacts: Vec<Contact>,
     pub wake: Vec<u32>,
     pub islands: UnionFind,
