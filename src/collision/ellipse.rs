@@ -87,7 +87,9 @@ pub(crate) fn point_ellipse(rx: f32, ry: f32, p: Vec2) -> Option<(f32, Vec2, Vec
     let amin = a0.min(a1);
     let mut t = (b0 - a0).max(b1 - a1).max(0.0);
     for _ in 0..MAX_NEWTON {
-        let (i0, i1) = (1.0 / (t + a0), 1.0 / (t + a1));
+        // 1/(t + a₀) and 1/(t + a₁) from one division.
+        let inv = 1.0 / ((t + a0) * (t + a1));
+        let (i0, i1) = ((t + a1) * inv, (t + a0) * inv);
         let (r0, r1) = (b0 * i0, b1 * i1);
         let s2 = r0 * r0 + r1 * r1;
         let m = libm::sqrtf(s2);
@@ -165,11 +167,18 @@ pub(crate) fn core_distance(
     let mut feature = if n == 1 {
         Feature::Vertex(0)
     } else {
-        // The edge of largest separation: s = −h(−n) − n·v = −h(n) − n·v.
+        // The edge of largest separation, s = −h(−n) − n·v = −h(n) − n·v, in
+        // the core's frame: there the ellipse's centre is `c` and its support
+        // value is √(nᵀ M n) with M = Rᵀ diag(rx², ry²) R.
+        let (co, si) = (xf.rot.cos, xf.rot.sin);
+        let c = xf.apply_inv(Vec2::ZERO);
+        let m00 = a0 * co * co + a1 * si * si;
+        let m11 = a0 * si * si + a1 * co * co;
+        let m01 = 2.0 * (a1 - a0) * co * si;
         let mut bi = 0;
         for (i, (v, nl)) in verts.iter().zip(normals).enumerate() {
-            let nn = xf.rot.apply(*nl);
-            let s = -support_value(a0, a1, nn) - nn.dot(xf.apply(*v));
+            let h = libm::sqrtf(m00 * nl.x * nl.x + m01 * nl.x * nl.y + m11 * nl.y * nl.y);
+            let s = -h - nl.dot(*v - c);
             if s > lower {
                 lower = s;
                 bi = i;
@@ -232,9 +241,9 @@ pub(crate) fn core_distance(
                     return Some(None);
                 };
                 // The separation along `u` bounds the distance from below.
-                let min_along = verts
-                    .iter()
-                    .fold(f32::INFINITY, |m, v| m.min(u.dot(xf.apply(*v))));
+                let ul = xf.rot.apply_inv(u);
+                let min_along = verts.iter().fold(f32::INFINITY, |m, v| m.min(ul.dot(*v)))
+                    + u.dot(xf.translation);
                 lower = lower.max(min_along - support_value(a0, a1, u));
                 if best.is_none_or(|b| d < b.distance) {
                     best = Some(CoreHit {
@@ -308,6 +317,95 @@ fn against(rx: f32, ry: f32, other: &Shape, xf: &Iso) -> Option<(Option<CoreHit>
             .map(|hit| (hit, *radius))
         }
         Shape::Ellipse { .. } => None,
+    }
+}
+
+/// `true` when the segment `p0`..`p1` meets the closed unit disc.
+#[inline]
+fn segment_meets_unit_disc(p0: Vec2, p1: Vec2) -> bool {
+    let d = p1 - p0;
+    let along = -p0.dot(d);
+    let len2 = d.length_squared();
+    if along <= 0.0 {
+        p0.length_squared() <= 1.0
+    } else if along >= len2 {
+        p1.length_squared() <= 1.0
+    } else {
+        // Squared distance of the origin from the line, times |d|².
+        let c = p0.perp_dot(d);
+        c * c <= len2
+    }
+}
+
+/// Whether the ellipse (semi-axes `rx`, `ry`) meets the polygon placed by `xf`
+/// in its frame. Two convex regions meet exactly when one's boundary meets the
+/// other region or one contains the other: some edge meets the ellipse (in
+/// coordinates scaled by `1/rx`, `1/ry`, a segment against the unit disc, which
+/// also covers a polygon inside the ellipse), or the ellipse's centre is inside
+/// the polygon (which covers an ellipse inside the polygon). Exact, no iteration.
+fn polygon_meets(rx: f32, ry: f32, verts: &[Vec2], normals: &[Vec2], xf: &Iso) -> bool {
+    let c = xf.apply_inv(Vec2::ZERO);
+    if verts.iter().zip(normals).all(|(v, n)| n.dot(c - *v) <= 0.0) {
+        return true;
+    }
+    let scaled = |v: Vec2| {
+        let p = xf.apply(v);
+        Vec2::new(p.x / rx, p.y / ry)
+    };
+    let first = scaled(verts[0]);
+    let mut p0 = first;
+    for (i, _) in verts.iter().enumerate() {
+        let p1 = if i + 1 == verts.len() {
+            first
+        } else {
+            scaled(verts[i + 1])
+        };
+        if segment_meets_unit_disc(p0, p1) {
+            return true;
+        }
+        p0 = p1;
+    }
+    false
+}
+
+/// The ellipse (semi-axes `rx`, `ry`) against `other` placed by `xf` in its
+/// frame: `Some(touching or overlapping)`, `None` to leave it to GJK.
+fn meets(rx: f32, ry: f32, other: &Shape, xf: &Iso) -> Option<bool> {
+    if !(xf.is_finite() && rx > 0.0 && ry > 0.0 && rx.is_finite() && ry.is_finite()) {
+        return None;
+    }
+    match other {
+        Shape::Polygon(p) => Some(polygon_meets(rx, ry, p.vertices(), p.normals(), xf)),
+        Shape::Circle { radius } => {
+            Some(point_ellipse(rx, ry, xf.translation).is_none_or(|(d, ..)| d <= *radius))
+        }
+        Shape::Capsule { half_height, .. } => {
+            let (p0, p1) = (
+                xf.apply(Vec2::new(0.0, -half_height)),
+                xf.apply(Vec2::new(0.0, *half_height)),
+            );
+            let s = |p: Vec2| Vec2::new(p.x / rx, p.y / ry);
+            if segment_meets_unit_disc(s(p0), s(p1)) {
+                return Some(true);
+            }
+            // The core is apart: compare its distance with the radius.
+            match against(rx, ry, other, xf)? {
+                (Some(h), r) => Some(h.distance <= r),
+                (None, _) => Some(true),
+            }
+        }
+        Shape::Ellipse { .. } => None,
+    }
+}
+
+/// `Some(answer)` when one shape is an ellipse and the other a polygon, circle
+/// or capsule (a capsule whose core misses the ellipse only when the distance
+/// routine certifies it).
+pub(crate) fn intersects(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<bool> {
+    match (a, b) {
+        (Shape::Ellipse { rx, ry }, other) => meets(*rx, *ry, other, &xa.inv_mul(xb)),
+        (other, Shape::Ellipse { rx, ry }) => meets(*rx, *ry, other, &xb.inv_mul(xa)),
+        _ => None,
     }
 }
 
@@ -653,6 +751,61 @@ mod tests {
         );
         assert!(edges > 2000 && vertices > 2000 && points > 500 && touching > 1000);
         assert!(fallback < cases / 10, "{fallback}");
+    }
+
+    /// `true` when two convex CCW polygons (f64) overlap or touch: no edge of
+    /// either has the other entirely strictly outside.
+    fn polygons_meet_f64(p: &[DVec2], q: &[DVec2]) -> bool {
+        let separates = |p: &[DVec2], q: &[DVec2]| {
+            (0..p.len()).any(|i| {
+                let e = p[(i + 1) % p.len()] - p[i];
+                let n = DVec2::new(e.y, -e.x);
+                q.iter().all(|v| n.dot(*v - p[i]) > 0.0)
+            })
+        };
+        !separates(p, q) && !separates(q, p)
+    }
+
+    #[test]
+    fn polygon_meets_matches_dense_polygons() {
+        // The ellipse lies between its inscribed N-gon and that N-gon scaled by
+        // 1/cos(π/N) (circumscribed): meeting the inner one means meeting the
+        // ellipse, missing the outer one means missing it; pairs in between
+        // (within ~max(rx, ry)·7.5e-5 of touching for N = 256) are not judged.
+        let n = 256;
+        let ring = |rx: f64, ry: f64, k: f64| -> Vec<DVec2> {
+            (0..n)
+                .map(|i| {
+                    let t = i as f64 / n as f64 * std::f64::consts::TAU;
+                    DVec2::new(rx * t.cos(), ry * t.sin()) * k
+                })
+                .collect()
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(44);
+        let (mut hits, mut misses, mut tested) = (0, 0, 0);
+        while tested < 10_000 {
+            let (rx, ry) = random_ellipse(&mut rng);
+            let (verts, normals) = random_core(&mut rng);
+            if verts.len() < 3 {
+                continue;
+            }
+            tested += 1;
+            let xf = random_pose(&mut rng, reach(rx, ry, &verts));
+            let got = polygon_meets(rx, ry, &verts, &normals, &xf);
+            let placed: Vec<DVec2> = verts.iter().map(|v| d(xf.apply(*v))).collect();
+            let (erx, ery) = (rx as f64, ry as f64);
+            let outer = 1.0 / (std::f64::consts::PI / n as f64).cos();
+            let ctx = || format!("rx={rx} ry={ry} verts={verts:?} xf={xf:?}");
+            if polygons_meet_f64(&placed, &ring(erx, ery, 1.0)) {
+                assert!(got, "missed: {}", ctx());
+                hits += 1;
+            } else if !polygons_meet_f64(&placed, &ring(erx, ery, outer)) {
+                assert!(!got, "false hit: {}", ctx());
+                misses += 1;
+            }
+        }
+        println!("meets {hits}, misses {misses}");
+        assert!(hits > 2000 && misses > 2000, "{hits} {misses}");
     }
 
     #[test]
