@@ -1,10 +1,12 @@
-//! Exact distance from an ellipse to a point, segment or polygon core, without GJK.
+//! Exact distance and intersection test between an ellipse and a point, segment
+//! or polygon core (circles, capsules, polygons), without GJK.
 //!
 //! GJK converges only linearly against a smooth shape (every support point of an
-//! ellipse is new, so the simplex creeps toward the closest point), and reaching
-//! its 1e-6 relative gap on an ellipse/octagon pair takes a dozen or more
-//! iterations. This module answers those pairs directly, in the ellipse's frame
-//! (ellipse x²/rx² + y²/ry² = 1 at the origin, the other core placed by `xf`):
+//! ellipse is new, so the simplex creeps toward the closest point): reaching its
+//! 1e-6 relative gap on the bench's ellipse/octagon pool takes 7.5 iterations on
+//! average and up to 13. This module answers those pairs directly, in the
+//! ellipse's frame (x²/rx² + y²/ry² = 1 at the origin, the other core placed by
+//! `xf`):
 //!
 //! * **Edge candidates.** For a polygon edge with outward normal `n` the ellipse
 //!   point nearest the edge's line is its support point along `−n` (closed form),
@@ -24,11 +26,16 @@
 //!   witness projects beyond an end to that end, from a vertex along the edge the
 //!   pair's normal points down. Every step records its bounds; the answer is
 //!   accepted when an edge certifies itself, or when the best pair found is within
-//!   [`REL_TOLERANCE`] of the best lower bound. Anything else (a vertex revisited,
-//!   overlap without a vertex inside the ellipse, rounding at tiny distances, no
-//!   certificate) returns `None`, and the caller runs the generic GJK.
+//!   [`REL_TOLERANCE`] (plus rounding) of the best lower bound. Anything else (a
+//!   vertex revisited, overlap without a vertex inside the ellipse, rounding at
+//!   tiny distances, no certificate) returns `None`, and the caller runs the
+//!   generic GJK.
 //!
 //! A vertex on or inside the ellipse proves contact (`Some(None)`).
+//!
+//! The intersection test needs no walk: after scaling by `1/rx`, `1/ry` the
+//! ellipse is the unit disc, and a polygon meets it exactly when an edge meets the
+//! disc or the ellipse's centre lies inside the polygon.
 
 use super::gjk::Closest;
 use crate::math::{Iso, Vec2};

@@ -13,8 +13,10 @@
 //! | circle / polygon (either order) | point projection | point projection | — |
 //! | circle / circle | closed form | closed form | closed form |
 //! | circle / capsule (either order) | — | point–segment | — |
+//! | ellipse / polygon, circle, capsule (either order) | scaled edge–disc test, point–ellipse solve | certified edge/vertex walk ([`super::ellipse`]) | — |
 //!
-//! (— : the generic GJK/EPA path.)
+//! (— : the generic GJK/EPA path. The ellipse routines hand the pairs they
+//! cannot certify, mostly overlapping ones, back to GJK.)
 //!
 //! Every answer follows the same contract as the generic path (unit normal A→B,
 //! points on the surfaces, the same `None` rules) and is exact up to f32 rounding,
@@ -64,7 +66,10 @@ pub(crate) fn intersects(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<boo
         (Shape::Polygon(p), Shape::Circle { radius }) => Some(
             circle_polygon_core(p, xa.apply_inv(xb.translation)).is_none_or(|c| c.0 <= *radius),
         ),
-        _ => super::ellipse::intersects(a, xa, b, xb),
+        (Shape::Ellipse { .. }, _) | (_, Shape::Ellipse { .. }) => {
+            super::ellipse::intersects(a, xa, b, xb)
+        }
+        _ => None,
     }
 }
 
@@ -152,7 +157,10 @@ pub(crate) fn distance(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<Optio
                 *radius,
             ))
         }
-        _ => super::ellipse::distance(a, xa, b, xb),
+        (Shape::Ellipse { .. }, _) | (_, Shape::Ellipse { .. }) => {
+            super::ellipse::distance(a, xa, b, xb)
+        }
+        _ => None,
     }
 }
 
