@@ -26,17 +26,16 @@
 //! `collision::manifold`), and once per substep its separation, normal and
 //! anchor are recomputed from the current poses. A face's normal turns with its
 //! body; a point–point normal follows the two core points (a corner sliding over
-//! a rounded end follows the curve). Single-point contacts use that normal in
-//! every pass; two-point manifolds keep their shared step-start normal for the
-//! velocity passes (the 2×2 block solver's effective masses are built on it).
-//! Each impulse acts at one world point for both bodies, midway between the
-//! surfaces, so impulses conserve angular momentum exactly. A single point's
-//! non-penetration target uses the separation predicted at the end of the
-//! substep to second order (`s + h·vn + curve`, `curve` from the geometry at the
-//! poses the current velocities lead to), so a turning face or a corner sliding
-//! over a curve does not dig in during the substep; that penetration would
-//! otherwise be removed by the position pass, which moves mass that carries
-//! velocity and so changes angular momentum.
+//! a rounded end follows the curve). Each impulse acts at one world point for
+//! both bodies, midway between the surfaces, so impulses conserve angular
+//! momentum exactly. The non-penetration target uses the separation predicted
+//! at the end of the substep to second order (`s + h·vn + curve`, `curve` from
+//! the geometry at the poses the current velocities lead to), so a turning face
+//! or a corner sliding over a curve does not dig in during the substep; that
+//! penetration would otherwise be removed by the position pass, which moves
+//! mass that carries velocity and so changes angular momentum. Two-point
+//! manifolds are solved as 2×2 blocks, in the velocity pass and in the position
+//! pass alike, on the current normals.
 //!
 //! The velocity pass carries no Baumgarte bias: penetration is removed by the
 //! position pass alone. References: E. Catto, "Iterative Dynamics with Temporal
@@ -70,7 +69,6 @@ impl SolverBody {
 struct ConstraintPoint {
     ra: Vec2,
     rb: Vec2,
-    normal_mass: f32,
     tangent_mass: f32,
     normal_impulse: f32,
     tangent_impulse: f32,
@@ -103,7 +101,6 @@ struct ConstraintPoint {
 pub(crate) struct ContactConstraint {
     a: u32,
     b: u32,
-    normal: Vec2,
     friction: f32,
     restitution: f32,
     points: [ConstraintPoint; 2],
@@ -155,10 +152,6 @@ impl ContactConstraint {
         for ((cp, mp), f) in points.iter_mut().zip(m.points()).zip(features) {
             let ra = mp.point - body_a.center;
             let rb = mp.point - body_b.center;
-            let rna = cross(ra, n);
-            let rnb = cross(rb, n);
-            let kn =
-                sa.inv_mass + sb.inv_mass + sa.inv_inertia * rna * rna + sb.inv_inertia * rnb * rnb;
             let rta = cross(ra, t);
             let rtb = cross(rb, t);
             let kt =
@@ -183,7 +176,6 @@ impl ContactConstraint {
             *cp = ConstraintPoint {
                 ra,
                 rb,
-                normal_mass: if kn > 0.0 { 1.0 / kn } else { 0.0 },
                 tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
                 normal_impulse: mp.normal_impulse,
                 tangent_impulse: mp.tangent_impulse,
@@ -204,22 +196,6 @@ impl ContactConstraint {
                 point_radius: f.point_radius,
             };
         }
-        let (mut k, mut block_ok) = ([0.0; 3], false);
-        if m.count == 2 {
-            let (p1, p2) = (&points[0], &points[1]);
-            let (rn1a, rn1b) = (cross(p1.ra, n), cross(p1.rb, n));
-            let (rn2a, rn2b) = (cross(p2.ra, n), cross(p2.rb, n));
-            let im = sa.inv_mass + sb.inv_mass;
-            let k11 = im + sa.inv_inertia * rn1a * rn1a + sb.inv_inertia * rn1b * rn1b;
-            let k22 = im + sa.inv_inertia * rn2a * rn2a + sb.inv_inertia * rn2b * rn2b;
-            let k12 = im + sa.inv_inertia * rn1a * rn2a + sb.inv_inertia * rn1b * rn2b;
-            // Condition-number guard (as Box2D): nearly coincident points make K
-            // singular; those fall back to sequential impulses.
-            const MAX_CONDITION: f32 = 1000.0;
-            k = [k11, k12, k22];
-            block_ok =
-                k11 > 0.0 && k22 > 0.0 && k11 * k11 < MAX_CONDITION * (k11 * k22 - k12 * k12);
-        }
         let ii = sa.inv_inertia + sb.inv_inertia;
         let rolling_arm = if m.count == 1 && ii > 0.0 {
             rolling_resistance
@@ -234,24 +210,17 @@ impl ContactConstraint {
             rolling_arm,
             angular_mass: if ii > 0.0 { 1.0 / ii } else { 0.0 },
             rolling_impulse: 0.0,
-            k,
-            block_ok,
+            // Built on the current normals by `update_anchors`.
+            k: [0.0; 3],
+            block_ok: false,
             a,
             b,
-            normal: n,
             friction,
             restitution,
             points,
             count: m.count,
             contact,
         }
-    }
-
-    /// The shared normal of a two-point manifold; `None` for a single point,
-    /// whose normal follows its feature geometry.
-    #[inline]
-    fn fixed_normal(&self) -> Option<Vec2> {
-        (self.count == 2).then_some(self.normal)
     }
 
     /// Copies the accumulated impulses back into the manifold.
@@ -299,43 +268,38 @@ pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [Solver
     }
 }
 
-/// A contact point's state from the bodies' motion since step start: its
-/// separation, its normal and its anchors from the current centres of mass.
-///
-/// The separation, normal and anchor come from the point's feature geometry
-/// ([`current_geometry`]). The anchor is one world point for both bodies, so
-/// every impulse conserves angular momentum exactly, however far the bodies
-/// moved during the step; it lies on the line of action through the incident
-/// core point, where the rate of change of the separation is the normal
-/// relative velocity. Two-point manifolds keep their shared step-start normal
-/// (`fixed`), the block solver's effective masses being built on it.
-#[inline(always)]
-fn current_point(
-    p: &ConstraintPoint,
-    fixed: Option<Vec2>,
-    ba: &SolverBody,
-    bb: &SolverBody,
-) -> (f32, Vec2, Vec2, Vec2) {
-    let (s, n, ra, ab) = current_geometry(p, ba, bb);
-    (s, fixed.unwrap_or(n), ra, ra - ab)
-}
+/// Below this relative spin (rad/s) a two-point manifold's second-order
+/// separation change over a substep (about ½·h²·ω²·r, under 1e-8 m here) is
+/// not worth its cost, and is left out.
+const TURNING_SPIN: f32 = 0.05;
 
-/// Recomputes every point's separation and anchors from the current poses
-/// (start of each substep, and before restitution). Velocity iterations change
-/// velocities only, so these hold for the whole substep.
+/// Recomputes every point's separation, normal, anchors and effective mass
+/// from the current poses (start of each substep, and before restitution), by
+/// the point's feature geometry ([`current_geometry`]): a face normal turns
+/// with its body, a point–point normal follows its two core points. The
+/// anchor is one world point for both bodies, so every impulse conserves
+/// angular momentum exactly, however far the bodies moved during the step.
+/// Velocity iterations change velocities only, so these hold for the whole
+/// substep. A two-point manifold's block matrix is rebuilt on the new normals.
+///
+/// With `h > 0` each point also gets its second-order separation change over
+/// the substep at the current velocities (`curve`: a turning face, a point
+/// sliding over a curve), so the velocity pass can keep the predicted
+/// separation at the end of the substep from going negative. A penetration
+/// that the velocity pass lets through would be removed by the position pass,
+/// which moves mass that carries velocity and so changes angular momentum.
 pub(crate) fn update_anchors(constraints: &mut [ContactConstraint], bodies: &[SolverBody], h: f32) {
     for c in constraints.iter_mut() {
         let (ba, bb) = (&bodies[c.a as usize], &bodies[c.b as usize]);
-        let fixed = c.fixed_normal();
+        let curved = h > 0.0 && (c.count == 1 || ba.w.abs() + bb.w.abs() > TURNING_SPIN);
         for p in &mut c.points[..c.count] {
-            let (s, n, ra, rb) = current_point(p, fixed, ba, bb);
+            let (s, n, ra, ab) = current_geometry(p, ba, bb);
+            let rb = ra - ab;
             p.sep = s;
             p.cn = n;
             p.curve = 0.0;
-            if fixed.is_none() && h > 0.0 {
-                // Second-order change of the separation over the substep at the
-                // current velocities (a turning face, a point sliding over a
-                // curve): the predicted separation minus its linear part.
+            if curved {
+                // The predicted separation minus its linear part.
                 let ahead = |b: &SolverBody| SolverBody {
                     dp: b.dp + h * b.v,
                     dq: b.dq.integrate(h * b.w),
@@ -345,25 +309,40 @@ pub(crate) fn update_anchors(constraints: &mut [ContactConstraint], bodies: &[So
                 let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
                 p.curve = s1 - s - h * dv.dot(n);
             }
-            p.cmass = if fixed.is_some() {
-                p.normal_mass
-            } else {
-                // A single point's normal turns, and its effective mass with it.
-                let (rna, rnb) = (cross(ra, n), cross(rb, n));
-                let k = ba.inv_mass
-                    + bb.inv_mass
-                    + ba.inv_inertia * rna * rna
-                    + bb.inv_inertia * rnb * rnb;
-                if k > 0.0 {
-                    1.0 / k
-                } else {
-                    0.0
-                }
-            };
+            let (rna, rnb) = (cross(ra, n), cross(rb, n));
+            let k =
+                ba.inv_mass + bb.inv_mass + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
+            p.cmass = if k > 0.0 { 1.0 / k } else { 0.0 };
             p.cra = ra;
             p.crb = rb;
         }
+        if c.count == 2 {
+            (c.k, c.block_ok) = block_matrix(&c.points[0], &c.points[1], ba, bb);
+        }
     }
+}
+
+/// The effective-mass matrix `(k11, k12, k22)` of a two-point manifold on its
+/// points' current normals and anchors, and whether it is well enough
+/// conditioned for the block solver. Nearly coincident points make it
+/// singular; those fall back to sequential impulses (as Box2D).
+#[inline]
+fn block_matrix(
+    p1: &ConstraintPoint,
+    p2: &ConstraintPoint,
+    ba: &SolverBody,
+    bb: &SolverBody,
+) -> ([f32; 3], bool) {
+    const MAX_CONDITION: f32 = 1000.0;
+    let (n1, n2) = (p1.cn, p2.cn);
+    let (a1, b1) = (cross(p1.cra, n1), cross(p1.crb, n1));
+    let (a2, b2) = (cross(p2.cra, n2), cross(p2.crb, n2));
+    let im = ba.inv_mass + bb.inv_mass;
+    let k11 = im + ba.inv_inertia * a1 * a1 + bb.inv_inertia * b1 * b1;
+    let k22 = im + ba.inv_inertia * a2 * a2 + bb.inv_inertia * b2 * b2;
+    let k12 = im * n1.dot(n2) + ba.inv_inertia * a1 * a2 + bb.inv_inertia * b1 * b2;
+    let ok = k11 > 0.0 && k22 > 0.0 && k11 * k11 < MAX_CONDITION * (k11 * k22 - k12 * k12);
+    ([k11, k12, k22], ok)
 }
 
 /// One velocity pass over all contacts.
@@ -376,6 +355,23 @@ pub(crate) fn solve_velocities(
     for c in constraints.iter_mut() {
         let (mut ba, mut bb) = pair_mut(bodies, c.a, c.b);
         let count = c.count;
+        // Friction first, bounded by the load of the previous pass (as Box2D
+        // v3): the normal impulses then have the last word, so a pass ends
+        // with the non-penetration constraints satisfied. Solving friction
+        // last lets its impulses, applied at two anchors, leave a residual
+        // approach at the points; over the 100 rows of Box2D's large pyramid
+        // that residual slid the edge boxes 0.2 m (0.75 m at the top).
+        for p in &mut c.points[..count] {
+            let (n, ra, rb) = (p.cn, p.cra, p.crb);
+            let t = Vec2::new(n.y, -n.x);
+            let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
+            let vt = dv.dot(t);
+            let max_f = c.friction * p.normal_impulse;
+            let new = (p.tangent_impulse - p.tangent_mass * vt).clamp(-max_f, max_f);
+            let delta = new - p.tangent_impulse;
+            p.tangent_impulse = new;
+            apply(&mut ba, &mut bb, ra, rb, delta * t);
+        }
         if count == 2 && c.block_ok {
             solve_normal_block(c, &mut ba, &mut bb, inv_h);
         } else {
@@ -395,18 +391,6 @@ pub(crate) fn solve_velocities(
                 p.max_normal_impulse = p.max_normal_impulse.max(new);
                 apply(&mut ba, &mut bb, ra, rb, delta * n);
             }
-        }
-        // Friction after the normal impulses, bounded by this iteration's load.
-        for p in &mut c.points[..count] {
-            let (n, ra, rb) = (p.cn, p.cra, p.crb);
-            let t = Vec2::new(n.y, -n.x);
-            let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
-            let vt = dv.dot(t);
-            let max_f = c.friction * p.normal_impulse;
-            let new = (p.tangent_impulse - p.tangent_mass * vt).clamp(-max_f, max_f);
-            let delta = new - p.tangent_impulse;
-            p.tangent_impulse = new;
-            apply(&mut ba, &mut bb, ra, rb, delta * t);
         }
         if c.rolling_arm > 0.0 {
             let max = c.rolling_arm * c.points[0].normal_impulse;
@@ -439,14 +423,15 @@ fn solve_normal_block(
     bb: &mut SolverBody,
     inv_h: f32,
 ) {
-    let n = c.normal;
     let [p1, p2] = &mut c.points;
-    let (s1, ra1, rb1) = (p1.sep, p1.cra, p1.crb);
-    let (s2, ra2, rb2) = (p2.sep, p2.cra, p2.crb);
-    let bias1 = if s1 > 0.0 { s1 * inv_h } else { 0.0 };
-    let bias2 = if s2 > 0.0 { s2 * inv_h } else { 0.0 };
-    let vn1 = (bb.v + cross_sv(bb.w, rb1) - ba.v - cross_sv(ba.w, ra1)).dot(n) + bias1;
-    let vn2 = (bb.v + cross_sv(bb.w, rb2) - ba.v - cross_sv(ba.w, ra2)).dot(n) + bias2;
+    let (n1, ra1, rb1) = (p1.cn, p1.cra, p1.crb);
+    let (n2, ra2, rb2) = (p2.cn, p2.cra, p2.crb);
+    // As for single points: a gap may close this substep, a penetration may
+    // not grow, both predicted to second order.
+    let bias1 = (p1.sep.max(0.0) + p1.curve) * inv_h;
+    let bias2 = (p2.sep.max(0.0) + p2.curve) * inv_h;
+    let vn1 = (bb.v + cross_sv(bb.w, rb1) - ba.v - cross_sv(ba.w, ra1)).dot(n1) + bias1;
+    let vn2 = (bb.v + cross_sv(bb.w, rb2) - ba.v - cross_sv(ba.w, ra2)).dot(n2) + bias2;
     let (k11, k12, k22) = (c.k[0], c.k[1], c.k[2]);
     let a = Vec2::new(p1.normal_impulse, p2.normal_impulse);
     // b = vn - K·a, so that vn(x) = K·x + b.
@@ -483,8 +468,8 @@ fn solve_normal_block(
     p2.normal_impulse = x.y;
     p1.max_normal_impulse = p1.max_normal_impulse.max(x.x);
     p2.max_normal_impulse = p2.max_normal_impulse.max(x.y);
-    apply(ba, bb, ra1, rb1, d.x * n);
-    apply(ba, bb, ra2, rb2, d.y * n);
+    apply(ba, bb, ra1, rb1, d.x * n1);
+    apply(ba, bb, ra2, rb2, d.y * n2);
 }
 
 /// A contact point's separation, normal (A → B) and anchor from the bodies'
@@ -560,39 +545,137 @@ fn points(pa: Vec2, pb: Vec2, radius: f32, fallback: Vec2) -> (f32, Vec2) {
 /// One NGS position pass: pushes penetrating points apart along their current
 /// normals, recomputing separation and normal from the current poses (see
 /// [`current_geometry`]). Returns the deepest separation seen (m).
+///
+/// Each point's target is to remove `β·(s + slop)` of its penetration, at most
+/// `max_correction`. A two-point manifold is corrected as a block (both
+/// pseudo-impulses from one 2×2 solve, kept non-negative): correcting its
+/// points one after the other turns the body a little at every pass, which
+/// over a 100-box column adds up to a lean and a collapse; the block solve
+/// lifts a level box level.
 pub(crate) fn solve_positions(
     constraints: &[ContactConstraint],
     bodies: &mut [SolverBody],
     prm: &SolverParams,
 ) -> f32 {
     let mut min_sep = 0.0f32;
+    let target =
+        |s: f32| (prm.position_correction * (s + prm.linear_slop)).clamp(-prm.max_correction, 0.0);
     for c in constraints {
         let (mut ba, mut bb) = pair_mut(bodies, c.a, c.b);
+        if c.count == 2 {
+            let g1 = position_point(&c.points[0], &ba, &bb);
+            let g2 = position_point(&c.points[1], &ba, &bb);
+            min_sep = min_sep.min(g1.s).min(g2.s);
+            let (c1, c2) = (target(g1.s), target(g2.s));
+            if c1 < 0.0 || c2 < 0.0 {
+                let [l1, l2] = block_correction(&g1, &g2, c1, c2, &ba, &bb);
+                push_apart(&mut ba, &mut bb, &g1, l1);
+                push_apart(&mut ba, &mut bb, &g2, l2);
+                write_back(bodies, c.a, c.b, ba, bb);
+            }
+            continue;
+        }
         for p in &c.points[..c.count] {
-            let (s, n, ra, ab) = current_geometry(p, &ba, &bb);
-            min_sep = min_sep.min(s);
-            let correction =
-                (prm.position_correction * (s + prm.linear_slop)).clamp(-prm.max_correction, 0.0);
+            let g = position_point(p, &ba, &bb);
+            min_sep = min_sep.min(g.s);
+            let correction = target(g.s);
             if correction >= 0.0 {
                 continue;
             }
-            let rb = ra - ab;
-            let rna = cross(ra, n);
-            let rnb = cross(rb, n);
+            let (rna, rnb) = (cross(g.ra, g.n), cross(g.rb, g.n));
             let k =
                 ba.inv_mass + bb.inv_mass + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
-            if k <= 0.0 {
-                continue;
+            if k > 0.0 {
+                push_apart(&mut ba, &mut bb, &g, -correction / k);
             }
-            let impulse = (-correction / k) * n;
-            ba.dp -= ba.inv_mass * impulse;
-            ba.dq = ba.dq.integrate(-ba.inv_inertia * cross(ra, impulse));
-            bb.dp += bb.inv_mass * impulse;
-            bb.dq = bb.dq.integrate(bb.inv_inertia * cross(rb, impulse));
         }
         write_back(bodies, c.a, c.b, ba, bb);
     }
     min_sep
+}
+
+/// A point's current separation, normal and anchors, for the position pass.
+struct PositionPoint {
+    s: f32,
+    n: Vec2,
+    ra: Vec2,
+    rb: Vec2,
+}
+
+#[inline(always)]
+fn position_point(p: &ConstraintPoint, ba: &SolverBody, bb: &SolverBody) -> PositionPoint {
+    let (s, n, ra, ab) = current_geometry(p, ba, bb);
+    PositionPoint {
+        s,
+        n,
+        ra,
+        rb: ra - ab,
+    }
+}
+
+/// Moves and turns both bodies by a pseudo-impulse `lambda` along the point's
+/// normal: positions only, no velocity (and so no energy) is added.
+#[inline(always)]
+fn push_apart(ba: &mut SolverBody, bb: &mut SolverBody, g: &PositionPoint, lambda: f32) {
+    if lambda <= 0.0 {
+        return;
+    }
+    let impulse = lambda * g.n;
+    ba.dp -= ba.inv_mass * impulse;
+    ba.dq = ba.dq.integrate(-ba.inv_inertia * cross(g.ra, impulse));
+    bb.dp += bb.inv_mass * impulse;
+    bb.dq = bb.dq.integrate(bb.inv_inertia * cross(g.rb, impulse));
+}
+
+/// The two pseudo-impulses `λ ≥ 0` of a two-point manifold's position
+/// correction: `K·λ = -c` on the points that push (`c ≤ 0` is each point's
+/// target change of separation), by the same case enumeration as the
+/// velocity block solver. A point whose target is met by its partner's push
+/// gets none.
+#[inline(always)]
+fn block_correction(
+    g1: &PositionPoint,
+    g2: &PositionPoint,
+    c1: f32,
+    c2: f32,
+    ba: &SolverBody,
+    bb: &SolverBody,
+) -> [f32; 2] {
+    let (a1, b1) = (cross(g1.ra, g1.n), cross(g1.rb, g1.n));
+    let (a2, b2) = (cross(g2.ra, g2.n), cross(g2.rb, g2.n));
+    let im = ba.inv_mass + bb.inv_mass;
+    let k11 = im + ba.inv_inertia * a1 * a1 + bb.inv_inertia * b1 * b1;
+    let k22 = im + ba.inv_inertia * a2 * a2 + bb.inv_inertia * b2 * b2;
+    let k12 = im * g1.n.dot(g2.n) + ba.inv_inertia * a1 * a2 + bb.inv_inertia * b1 * b2;
+    if k11 <= 0.0 || k22 <= 0.0 {
+        return [0.0; 2];
+    }
+    let (r1, r2) = (-c1, -c2);
+    // Both points push (a well-conditioned K only: nearly coincident points
+    // fall through to one point pushing).
+    let det = k11 * k22 - k12 * k12;
+    if det > 1e-3 * k11 * k22 {
+        let l1 = (k22 * r1 - k12 * r2) / det;
+        let l2 = (k11 * r2 - k12 * r1) / det;
+        if l1 >= 0.0 && l2 >= 0.0 {
+            return [l1, l2];
+        }
+    }
+    // One point pushes, and the other's target is met by it.
+    let l1 = r1 / k11;
+    if l1 >= 0.0 && k12 * l1 >= r2 {
+        return [l1, 0.0];
+    }
+    let l2 = r2 / k22;
+    if l2 >= 0.0 && k12 * l2 >= r1 {
+        return [0.0, l2];
+    }
+    // Rounding left no consistent case: the deeper point alone.
+    if c1 <= c2 {
+        [l1.max(0.0), 0.0]
+    } else {
+        [0.0, l2.max(0.0)]
+    }
 }
 
 /// Restitution: bounce points whose approach speed exceeded the threshold and
@@ -615,8 +698,7 @@ pub(crate) fn apply_restitution(
             let (n, ra, rb) = (p.cn, p.cra, p.crb);
             let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
             let vn = dv.dot(n);
-            let new =
-                (p.normal_impulse - p.normal_mass * (vn + c.restitution * p.approach)).max(0.0);
+            let new = (p.normal_impulse - p.cmass * (vn + c.restitution * p.approach)).max(0.0);
             let delta = new - p.normal_impulse;
             p.normal_impulse = new;
             p.max_normal_impulse = p.max_normal_impulse.max(new);
