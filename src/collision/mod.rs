@@ -1,6 +1,7 @@
 //! Narrowphase geometry: bounding boxes, GJK, EPA, SAT and contact manifolds.
 
 mod aabb;
+mod ellipse;
 pub mod epa;
 mod fast;
 pub mod gjk;
