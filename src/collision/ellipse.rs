@@ -1,5 +1,9 @@
 //! Exact distance and intersection test between an ellipse and a point, segment
-//! or polygon core (circles, capsules, polygons), without GJK.
+//! or polygon core (circles, capsules, polygons), without GJK, and the exact
+//! ellipse/polygon penetration without EPA ([`core_penetration`]: SAT on the
+//! polygon's normals plus, per vertex, the roots of Eberly's normal-foot equation
+//! on the other side of its pole; 5× faster than EPA on the bench's pool, and
+//! exact where EPA stops early on the curved side).
 //!
 //! GJK converges only linearly against a smooth shape (every support point of an
 //! ellipse is new, so the simplex creeps toward the closest point): reaching its
@@ -37,6 +41,7 @@
 //! ellipse is the unit disc, and a polygon meets it exactly when an edge meets the
 //! disc or the ellipse's centre lies inside the polygon.
 
+use super::epa::Penetration;
 use super::gjk::Closest;
 use crate::math::{Iso, Vec2};
 use crate::shape::Shape;
@@ -450,6 +455,338 @@ pub(crate) fn distance(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<Optio
     }
 }
 
+// ---------------------------------------------------------------------------
+// Penetration.
+// ---------------------------------------------------------------------------
+
+/// Newton iterations at most for the penetration's normal-foot roots.
+const PEN_MAX_NEWTON: usize = 24;
+/// The normal-foot Newton stops once a step is below this fraction of the
+/// iterate (quadratic convergence: the remaining error is then ~1e-10 of it).
+const PEN_NEWTON_STOP: f32 = 1e-5;
+/// A vertex within this much of the ellipse (in `x²/rx² + y²/ry²`) proves
+/// neither overlap nor separation at f32 rounding: such pairs go to GJK/EPA.
+const PEN_BOUNDARY_BAND: f32 = 1e-5;
+
+/// The certified penetration, in the ellipse's frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CorePen {
+    /// Depth (≥ 0): moving the core by `depth · normal` separates the shapes.
+    pub depth: f32,
+    /// Unit normal from the ellipse toward the core.
+    pub normal: Vec2,
+    /// Deepest point of the ellipse (its support point along `normal`).
+    pub point_e: Vec2,
+    /// Deepest point of the core, `point_e − depth · normal`.
+    pub point_c: Vec2,
+}
+
+/// The foot parameter `w` of a normal of the ellipse through the point `p`, in
+/// coordinates where axis 0 is the major one (`c = r₀² − r₁² ≥ 0`,
+/// `sa = r₀|p₀|`, `sb = r₁|p₁|`).
+///
+/// A point `x` of the ellipse whose normal line passes through `p` at
+/// `p = x − s·∇(x)/2` (`s ≥ 0`: `p` on the inward side) satisfies
+/// `xᵢ = aᵢ pᵢ / (aᵢ − s)` and `G(s) = Σ aᵢ pᵢ² / (aᵢ − s)² = 1`. With
+/// `u = a₁ − s` the two roots that can be local minima of the distance `|x − p|`
+/// along the ellipse are the ones next to the pole `u = 0`:
+///
+/// * `near = true`: `u = w ∈ (0, a₁)`, `G = sa²/(c + w)² + sb²/w²`; it exists
+///   exactly when `p` is inside the ellipse (`G` falls from `+∞` to
+///   `G(a₁) = p₀²/a₀ + p₁²/a₁ < 1`), and is `p`'s nearest boundary point;
+/// * `near = false`: `u = −w`, `w ∈ (0, c)`, `G = sa²/(c − w)² + sb²/w²`, the
+///   smaller of the two roots in that interval, which exist when `p` is inside
+///   the evolute (the far-side foot, e.g. the top of a flat ellipse for a point
+///   below it).
+///
+/// Newton runs on `φ(w) = G^{−1/2} − 1`, a power mean of exponent −2 of the
+/// affine functions `(c ± w)/sa` and `w/sb`, hence concave; from the lower bound
+/// `w₀ = max(sb, sa − c)` (resp. `sb`) the iterates increase monotonically to
+/// the first root, and the tangent, which lies above `φ`, proves that no root
+/// was skipped. For `near = false` a non-positive slope before reaching the root
+/// proves there is none (`φ` is concave). `Ok(None)`: no far-side root;
+/// `Err`: not proven (not converged, or a degenerate pole root with `p` exactly
+/// on an axis), and the caller hands the pair to GJK/EPA.
+#[inline]
+fn normal_root(sa: f32, sb: f32, c: f32, near: bool) -> Result<Option<f32>, ()> {
+    let mut w = if near { sb.max(sa - c) } else { sb };
+    if !(w > 0.0 && w.is_finite()) {
+        // p on the minor axis' line through the pole: degenerate, unproven.
+        return Err(());
+    }
+    // The root also satisfies c − w ≥ sa for the far-side root.
+    let wmax = if near { f32::INFINITY } else { c - sa };
+    for _ in 0..PEN_MAX_NEWTON {
+        if w >= wmax {
+            return if near { Err(()) } else { Ok(None) };
+        }
+        let p = if near { c + w } else { c - w };
+        // 1/p and 1/w from one division.
+        let inv = 1.0 / (p * w);
+        let (ip, iw) = (w * inv, p * inv);
+        let (gp, gq) = (sa * ip, sb * iw);
+        let (gp2, gq2) = (gp * gp, gq * gq);
+        let g = gp2 + gq2;
+        if g <= 1.0 {
+            // Reached the root (to rounding) from below.
+            return Ok(Some(w));
+        }
+        // −dG/dw / 2.
+        let slope = gq2 * iw + if near { gp2 * ip } else { -gp2 * ip };
+        if slope.is_nan() || slope <= 0.0 {
+            return if near { Err(()) } else { Ok(None) };
+        }
+        let step = g * (libm::sqrtf(g) - 1.0) / slope;
+        if !step.is_finite() {
+            return Err(());
+        }
+        w += step;
+        if step <= PEN_NEWTON_STOP * w {
+            return if w < wmax {
+                Ok(Some(w))
+            } else if near {
+                Err(())
+            } else {
+                Ok(None)
+            };
+        }
+    }
+    Err(())
+}
+
+/// Penetration of the ellipse (semi-axes `rx`, `ry`, at the origin) and a convex
+/// polygon (counter-clockwise `verts`, outward edge `normals`, own frame) placed
+/// by `xf` in the ellipse's frame.
+///
+/// The depth is the distance from the origin to the boundary of the Minkowski
+/// difference `K = E − P`, i.e. `min over unit n of F(n)`, with
+/// `F(n) = h_E(n) − min_j n·v_j` (`h_E` the ellipse's support function): moving
+/// the polygon by `F(n)·n` is the least translation along `n` that separates.
+/// On the cone of directions `n` for which vertex `k` is the polygon's lowest
+/// (`−n` in the vertex's normal cone) `F = f_k = h_E(n) − n·v_k`, smooth, so a
+/// minimum of `F` is either at a cone boundary, i.e. an edge normal (the SAT
+/// candidates `h_E(mᵢ) + mᵢ·(vᵢ − c)`, exact), or a critical point of some `f_k`
+/// inside its cone. There `x_E(n) − v_k` is parallel to `n` with the positive
+/// factor `f_k ≥ 0` (the shapes overlap, so `F ≥ 0`): `v_k` lies on the inward
+/// normal line of the ellipse at `x_E(n)`, and, since `f_k'' = ρ − f_k` (`ρ`
+/// the radius of curvature), a minimum is a local minimum of the distance from
+/// `v_k` along the ellipse. Those are the roots of [`normal_root`]: the nearest
+/// boundary point of an inside vertex and the far-side foot of a vertex inside
+/// the evolute. (The other local minimum of an outside vertex, its nearest
+/// point, has `f_k < 0` and cannot be in its cone when the shapes overlap.)
+///
+/// Each candidate's value is evaluated as `F(n)` (its cone checked), an exact
+/// upper bound on the depth, and the smallest is the depth. A vertex is skipped
+/// when a lower bound of `f_k` over its cone, `min(n_a·(x − v_k), n_b·(x − v_k))`
+/// at the cone's end directions for the ellipse point `x` supporting its middle
+/// direction (`h_E(n) ≥ n·x`, and `n·(x − v_k)` is smallest at an end), is not
+/// below the best candidate.
+///
+/// Overlap is proved first: by the ellipse's centre inside the polygon, a vertex
+/// inside the ellipse, or an edge crossing it ([`polygon_meets`] with every
+/// vertex outside); `Some(None)` when apart. `None` (use GJK/EPA) for vertices
+/// within rounding of the ellipse, pole roots (a vertex exactly on an axis
+/// inside the evolute) and anything not finite.
+pub(crate) fn core_penetration(
+    rx: f32,
+    ry: f32,
+    verts: &[Vec2],
+    normals: &[Vec2],
+    xf: &Iso,
+) -> Option<Option<CorePen>> {
+    let n = verts.len();
+    let sane = |r: f32| r > 0.0 && r.is_finite();
+    if n < 3 || normals.len() != n || !xf.is_finite() || !(sane(rx) && sane(ry)) {
+        return None;
+    }
+    let (a0, a1) = (rx * rx, ry * ry);
+    // In the polygon's frame: the ellipse's centre `c` and its support value
+    // h(n) = √(nᵀ M n), M = Rᵀ diag(rx², ry²) R.
+    let (co, si) = (xf.rot.cos, xf.rot.sin);
+    let c = xf.apply_inv(Vec2::ZERO);
+    let m00 = a0 * co * co + a1 * si * si;
+    let m11 = a0 * si * si + a1 * co * co;
+    let m01 = (a1 - a0) * co * si;
+    let quad = |d: Vec2| m00 * d.x * d.x + 2.0 * m01 * d.x * d.y + m11 * d.y * d.y;
+
+    // Edge candidates (SAT on the polygon's normals).
+    let mut best = f32::INFINITY;
+    let mut best_normal = Vec2::ZERO;
+    let mut centre_inside = true;
+    for (v, m) in verts.iter().zip(normals) {
+        let behind = m.dot(*v - c);
+        centre_inside &= behind >= 0.0;
+        let s = libm::sqrtf(quad(*m)) + behind;
+        if s < best {
+            best = s;
+            best_normal = -*m;
+        }
+    }
+    if !best.is_finite() {
+        return None;
+    }
+    if best < 0.0 {
+        // A separating axis.
+        return Some(None);
+    }
+    if !centre_inside {
+        // Overlap needs a vertex inside or an edge crossing the ellipse.
+        let mut inside = false;
+        for v in verts {
+            let p = xf.apply(*v);
+            let z = p.x * p.x / a0 + p.y * p.y / a1;
+            if z <= 1.0 - PEN_BOUNDARY_BAND {
+                inside = true;
+                break;
+            }
+            if z.is_nan() || z < 1.0 + PEN_BOUNDARY_BAND {
+                return None;
+            }
+        }
+        if !inside && !polygon_meets(rx, ry, verts, normals, xf) {
+            return Some(None);
+        }
+    }
+    // A normal of the ellipse's frame from the major-axis-first coordinates.
+    let swap = rx < ry;
+    let (amax, amin) = if swap { (a1, a0) } else { (a0, a1) };
+    let (rmax, rmin) = if swap { (ry, rx) } else { (rx, ry) };
+    let cc = amax - amin;
+
+    let mut best_vertex: Option<Vec2> = None;
+    for k in 0..n {
+        let kp = if k == 0 { n - 1 } else { k - 1 };
+        let kn = if k + 1 == n { 0 } else { k + 1 };
+        let v = verts[k];
+        // Lower bound of f_k over the cone between −m_{k−1} and −m_k.
+        let (na, nb) = (-normals[kp], -normals[k]);
+        let mid = na + nb;
+        let q = quad(mid);
+        if q > 1e-12 * quad(na) {
+            let h = libm::sqrtf(q);
+            let x = c + Vec2::new(m00 * mid.x + m01 * mid.y, m01 * mid.x + m11 * mid.y) / h;
+            let lower = na.dot(x - v).min(nb.dot(x - v));
+            if lower >= best {
+                continue;
+            }
+        }
+        let p = xf.apply(v);
+        let (p0, p1) = if swap { (p.y, p.x) } else { (p.x, p.y) };
+        let (sa, sb) = (rmax * p0.abs(), rmin * p1.abs());
+        let z = p.x * p.x / a0 + p.y * p.y / a1;
+        let mut consider = |w: f32, near: bool, best: &mut f32| {
+            let (u0, u1) = if near {
+                (p0 / (cc + w), p1 / w)
+            } else {
+                (p0 / (cc - w), -p1 / w)
+            };
+            let len = libm::sqrtf(u0 * u0 + u1 * u1);
+            let ne = if swap {
+                Vec2::new(u1, u0) / len
+            } else {
+                Vec2::new(u0, u1) / len
+            };
+            // In the cone: vertex k is the polygon's lowest along n.
+            let nl = xf.rot.apply_inv(ne);
+            if nl.dot(verts[kn] - v) < 0.0 || nl.dot(verts[kp] - v) < 0.0 {
+                return;
+            }
+            let f = support_value(a0, a1, ne) - ne.dot(p);
+            if f < *best {
+                *best = f;
+                best_vertex = Some(ne);
+            }
+        };
+        // An inside vertex is on the ellipse scaled by λ = √z, and λE ⊕
+        // disc((1 − λ)·r_min) ⊆ E: every normal foot through it, near or far,
+        // is at least (1 − λ)·r_min away.
+        if z < 1.0 && best < rmin && z <= (1.0 - best / rmin) * (1.0 - best / rmin) {
+            continue;
+        }
+        // Each root's normal is, up to a positive factor, `(p₀ w, p₁ (c + w))`
+        // (near) or `(p₀ w, −p₁ (c − w))` (far), which turns monotonically with
+        // `w`: it lies on the arc between its values at the ends of the root's
+        // bracket, `[w₀, a₁]` and `[sb, c − sa]`. No root is solved whose arc
+        // misses the vertex's cone `[n_a, n_b]` (a direction exactly on the
+        // cone's boundary is an edge normal, a candidate already).
+        let meets_cone = |u: Vec2, w: Vec2| {
+            let to_l = |u: Vec2| xf.rot.apply_inv(if swap { Vec2::new(u.y, u.x) } else { u });
+            let (mut u, mut w) = (to_l(u), to_l(w));
+            if u.perp_dot(w) < 0.0 {
+                std::mem::swap(&mut u, &mut w);
+            }
+            (na.perp_dot(u) >= 0.0 && u.perp_dot(nb) >= 0.0)
+                || (u.perp_dot(na) >= 0.0 && na.perp_dot(w) >= 0.0)
+        };
+        if z < 1.0 {
+            let w0 = sb.max(sa - cc);
+            let (lo, hi) = (
+                Vec2::new(p0 * w0, p1 * (cc + w0)),
+                Vec2::new(p0 * amin, p1 * amax),
+            );
+            if meets_cone(lo, hi) {
+                match normal_root(sa, sb, cc, true) {
+                    Ok(Some(w)) => consider(w, true, &mut best),
+                    Ok(None) => {}
+                    Err(()) => return None,
+                }
+            }
+        }
+        if sa + sb < cc {
+            let (lo, hi) = (
+                Vec2::new(p0 * sb, -p1 * (cc - sb)),
+                Vec2::new(p0 * (cc - sa), -p1 * sa),
+            );
+            if meets_cone(lo, hi) {
+                match normal_root(sa, sb, cc, false) {
+                    Ok(Some(w)) => consider(w, false, &mut best),
+                    Ok(None) => {}
+                    Err(()) => return None,
+                }
+            }
+        }
+    }
+    let normal = best_vertex.unwrap_or_else(|| xf.rot.apply(best_normal));
+    let depth = best;
+    if !(depth >= 0.0 && depth.is_finite() && normal.is_finite()) {
+        return None;
+    }
+    let h = support_value(a0, a1, normal);
+    let point_e = Vec2::new(a0 * normal.x / h, a1 * normal.y / h);
+    Some(Some(CorePen {
+        depth,
+        normal,
+        point_e,
+        point_c: point_e - depth * normal,
+    }))
+}
+
+/// `Some(answer)` when one shape is an ellipse and the other a polygon and the
+/// exact routine certified its answer.
+pub(crate) fn penetration(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<Option<Penetration>> {
+    match (a, b) {
+        (Shape::Ellipse { rx, ry }, Shape::Polygon(p)) => {
+            let hit = core_penetration(*rx, *ry, p.vertices(), p.normals(), &xa.inv_mul(xb))?;
+            Some(hit.map(|h| Penetration {
+                depth: h.depth,
+                normal: xa.rot.apply(h.normal),
+                point_a: xa.apply(h.point_e),
+                point_b: xa.apply(h.point_c),
+            }))
+        }
+        (Shape::Polygon(p), Shape::Ellipse { rx, ry }) => {
+            let hit = core_penetration(*rx, *ry, p.vertices(), p.normals(), &xb.inv_mul(xa))?;
+            Some(hit.map(|h| Penetration {
+                depth: h.depth,
+                normal: -xb.rot.apply(h.normal),
+                point_a: xb.apply(h.point_c),
+                point_b: xb.apply(h.point_e),
+            }))
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Oracles for the ellipse routines, in f64 and independent of them: a
@@ -457,6 +794,7 @@ mod tests {
     //! ellipse for the core distance, plus the exact bounds any answer must satisfy
     //! (its pair's distance from above, the separation along its normal from below).
     use super::*;
+    use crate::math::Rot;
     use crate::shape::Polygon;
     use glam::DVec2;
     use rand::{RngExt, SeedableRng};
@@ -884,6 +1222,376 @@ mod tests {
                 panic!("{xa:?} {xb:?}: {h:?}")
             };
             check_hit(1.0, 0.5, oct.vertices(), oct.normals(), &xf, &h);
+        }
+    }
+
+    // ---- Penetration -------------------------------------------------------
+
+    /// Semi-axes up to 2 m with aspect up to 20 (thin ellipses), either way.
+    fn random_thin_ellipse(rng: &mut ChaCha8Rng) -> (f32, f32) {
+        let a = log_uniform(rng, 0.1, 2.0);
+        let b = a / log_uniform(rng, 1.0, 20.0);
+        if rng.random_bool(0.5) {
+            (a, b)
+        } else {
+            (b, a)
+        }
+    }
+
+    /// A random convex polygon of about `size` (boxes, regular n-gons, hulls).
+    fn random_polygon_sized(rng: &mut ChaCha8Rng, size: f32) -> Polygon {
+        loop {
+            let aspect = log_uniform(rng, 1.0, 6.0);
+            let pts: Vec<Vec2> = match rng.random_range(0..3) {
+                0 => vec![
+                    Vec2::new(-size, -size / aspect),
+                    Vec2::new(size, -size / aspect),
+                    Vec2::new(size, size / aspect),
+                    Vec2::new(-size, size / aspect),
+                ],
+                1 => {
+                    let n = rng.random_range(3..=24);
+                    let phase = rng.random_range(0.0..1.0f32);
+                    (0..n)
+                        .map(|i| {
+                            let t = (i as f32 + phase) / n as f32 * std::f32::consts::TAU;
+                            Vec2::new(t.cos(), t.sin() / aspect) * size
+                        })
+                        .collect()
+                }
+                _ => (0..rng.random_range(3..=12))
+                    .map(|_| {
+                        Vec2::new(
+                            rng.random_range(-1.0..1.0f32),
+                            rng.random_range(-1.0..1.0f32) / aspect,
+                        ) * size
+                    })
+                    .collect(),
+            };
+            if let Ok(p) = Polygon::convex_hull(&pts) {
+                return p;
+            }
+        }
+    }
+
+    fn ang(a: DVec2, b: DVec2) -> f64 {
+        a.perp_dot(b).atan2(a.dot(b)).abs()
+    }
+
+    /// `F(n) = h_E(n) − min_j n·v_j` in f64: the overlap along `n` (ellipse
+    /// frame, polygon vertices already placed).
+    fn overlap_f64(rx: f64, ry: f64, placed: &[DVec2], n: DVec2) -> f64 {
+        let h = (rx * rx * n.x * n.x + ry * ry * n.y * n.y).sqrt();
+        h - placed
+            .iter()
+            .map(|v| n.dot(*v))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Penetration depth and normal of the polygon against the inscribed
+    /// `N`-gon of the ellipse, by SAT in f64 (both polygons' edge normals),
+    /// with `h_Q` in O(1): `n·q(t) = R cos(t − t*)` is unimodal in the
+    /// parameter `t`, so its grid maximum is at a grid point next to `t*`.
+    fn dense_sat_f64(rx: f64, ry: f64, placed: &[DVec2]) -> (f64, DVec2) {
+        let step = std::f64::consts::TAU / N as f64;
+        let q = |k: i64| {
+            let t = k as f64 * step;
+            DVec2::new(rx * t.cos(), ry * t.sin())
+        };
+        let h_q = |n: DVec2| {
+            let ts = (ry * n.y).atan2(rx * n.x);
+            let k = (ts / step).floor() as i64;
+            n.dot(q(k)).max(n.dot(q(k + 1)))
+        };
+        let overlap = |n: DVec2| {
+            h_q(n)
+                - placed
+                    .iter()
+                    .map(|v| n.dot(*v))
+                    .fold(f64::INFINITY, f64::min)
+        };
+        let mut best = (f64::INFINITY, DVec2::ZERO);
+        let mut axis = |n: DVec2| {
+            let o = overlap(n);
+            if o < best.0 {
+                best = (o, n);
+            }
+        };
+        for k in 0..N as i64 {
+            // Outward normal of the edge q(k) → q(k + 1).
+            let e = q(k + 1) - q(k);
+            axis(DVec2::new(e.y, -e.x).normalize());
+        }
+        for i in 0..placed.len() {
+            let e = placed[(i + 1) % placed.len()] - placed[i];
+            // The polygon's outward normal m: moving it along −m.
+            axis(-DVec2::new(e.y, -e.x).normalize());
+        }
+        best
+    }
+
+    /// Whether the depth's minimising direction is unique enough to compare
+    /// normals at 1e-3 rad: EPA stops with `F(n_epa) ≤ (1 + 1e-6)·depth` plus
+    /// f32 rounding, so every direction more than 1e-3 rad from ours must
+    /// overlap by more than that (checked at ±1e-3 rad and on a 4096 grid plus
+    /// the polygon's edge normals, where a second minimum would be).
+    fn normal_unique(rx: f64, ry: f64, placed: &[DVec2], n: DVec2, depth: f64, scale: f64) -> bool {
+        let tau = 1e-6 * depth + 2e-6 * scale;
+        let rot = |v: DVec2, a: f64| {
+            DVec2::new(v.x * a.cos() - v.y * a.sin(), v.x * a.sin() + v.y * a.cos())
+        };
+        let far_ok = |m: DVec2| ang(n, m) <= 1e-3 || overlap_f64(rx, ry, placed, m) > depth + tau;
+        if [1e-3, -1e-3]
+            .iter()
+            .any(|a| overlap_f64(rx, ry, placed, rot(n, *a)) <= depth + tau)
+        {
+            return false;
+        }
+        (0..4096).all(|k| {
+            let t = k as f64 / 4096.0 * std::f64::consts::TAU;
+            far_ok(DVec2::new(t.cos(), t.sin()))
+        }) && (0..placed.len()).all(|i| {
+            let e = placed[(i + 1) % placed.len()] - placed[i];
+            far_ok(-DVec2::new(e.y, -e.x).normalize())
+        })
+    }
+
+    #[derive(Default, Debug)]
+    struct PenStats {
+        overlapping: usize,
+        separated: usize,
+        fallback: usize,
+        at_vertex_root: usize,
+        normals_checked: usize,
+        epa_off: usize,
+    }
+
+    /// All checks of one pair (the polygon placed by `xf` in the ellipse's
+    /// frame). Returns the certified depth, if any.
+    fn check_penetration(
+        rx: f32,
+        ry: f32,
+        poly: &Polygon,
+        xf: &Iso,
+        stats: &mut PenStats,
+    ) -> Option<f32> {
+        let ctx = || format!("rx={rx} ry={ry} verts={:?} xf={xf:?}", poly.vertices());
+        let (erx, ery) = (rx as f64, ry as f64);
+        // The placed vertices in f64 from the f32 pose's own cos/sin.
+        let (co, si) = (xf.rot.cos as f64, xf.rot.sin as f64);
+        let placed: Vec<DVec2> = poly
+            .vertices()
+            .iter()
+            .map(|v| {
+                let v = d(*v);
+                DVec2::new(co * v.x - si * v.y, si * v.x + co * v.y) + d(xf.translation)
+            })
+            .collect();
+        let scale = placed.iter().fold(0.0f64, |m, v| m.max(v.length())) + erx.max(ery);
+        let ours = core_penetration(rx, ry, poly.vertices(), poly.normals(), xf);
+        // The generic path: GJK then EPA, no fast path.
+        let e = Shape::ellipse(rx, ry);
+        let p = Shape::Polygon(poly.clone());
+        let generic = crate::collision::epa::contact(&e, &Iso::IDENTITY, &p, xf, None, None);
+        // Dense inscribed polygon Q: Q ⊂ E ⊂ Q ⊕ disc(s), s = max(rx, ry)·(1 −
+        // cos(π/N)) ≤ 9.4e-6 m here; the depth is monotone under inclusion and
+        // h_E ≤ h_Q + s, so the truth lies in [d_Q, d_Q + s]. Our answer may
+        // differ from that interval by f32 rounding of coordinates of size
+        // `scale` ≤ ~6 m (≤ 1e-6 m): 1e-5 m, the oracle suites' distance
+        // tolerance, covers both with margin.
+        let s = erx.max(ery) * (1.0 - (std::f64::consts::PI / N as f64).cos());
+        let (dq, _) = dense_sat_f64(erx, ery, &placed);
+        let tol = 1e-5;
+        let Some(ours) = ours else {
+            stats.fallback += 1;
+            return None;
+        };
+        let Some(h) = ours else {
+            // Claimed apart: the dense polygon (inside E) must be apart too, and
+            // GJK must agree unless within rounding of touching.
+            stats.separated += 1;
+            assert!(dq < tol, "claimed apart, dense depth {dq}: {}", ctx());
+            assert!(
+                generic.separation() > -1e-5,
+                "claimed apart, generic {generic:?}: {}",
+                ctx()
+            );
+            return None;
+        };
+        stats.overlapping += 1;
+        let (depth, n) = (h.depth as f64, d(h.normal));
+        assert!((n.length() - 1.0).abs() < 1e-6, "normal {n}: {}", ctx());
+        assert!(
+            depth >= dq - tol && depth <= dq + s + tol,
+            "depth {depth} vs dense [{dq}, {}]: {}",
+            dq + s,
+            ctx()
+        );
+        // Exact: the overlap along our normal is our depth.
+        let along = overlap_f64(erx, ery, &placed, n);
+        assert!(
+            (along - depth).abs() < 2e-6 * scale,
+            "overlap along n {along} vs {depth}: {}",
+            ctx()
+        );
+        // Points: on the ellipse, and point_e − point_c = depth·n.
+        let pe = d(h.point_e);
+        assert!(
+            ((pe.x / erx).powi(2) + (pe.y / ery).powi(2) - 1.0).abs() < 1e-5,
+            "{}",
+            ctx()
+        );
+        assert!((pe - d(h.point_c) - depth * n).length() < 1e-5, "{}", ctx());
+        // EPA on the same pair. Its depth is its polytope's nearest edge, a
+        // lower bound that it reports with its edge's normal; it can stop early
+        // (a repeated support point on the curved side) with that bound off by
+        // more than 1e-5. It must then be self-inconsistent: the overlap along
+        // its own normal (exact, f64) is not its depth. Ours may never overlap
+        // more than EPA's normal does (ours is the minimum over directions).
+        let (gd, gn) = (-generic.separation() as f64, d(generic.normal()));
+        let g_along = overlap_f64(erx, ery, &placed, gn);
+        assert!(
+            depth <= g_along + 2e-6 * scale,
+            "ours {depth} vs F(EPA's normal) {g_along}: {}",
+            ctx()
+        );
+        if (gd - depth).abs() >= tol {
+            stats.epa_off += 1;
+            assert!(
+                (g_along - gd).abs() >= tol / 2.0,
+                "depth {depth} vs EPA {gd} (overlap along EPA's normal {g_along}): {}",
+                ctx()
+            );
+        } else if normal_unique(erx, ery, &placed, n, depth, scale) {
+            stats.normals_checked += 1;
+            let a = ang(n, gn);
+            assert!(a < 1e-3, "normal {n} vs EPA {gn} ({a} rad): {}", ctx());
+        }
+        // Swap symmetry through the public API (world poses).
+        let xa = Iso::new(Vec2::new(0.3, -1.1), 0.4);
+        let xb = xa.mul(xf);
+        let p1 = crate::epa::penetration(&e, &xa, &p, &xb).expect("overlap");
+        let p2 = crate::epa::penetration(&p, &xb, &e, &xa).expect("overlap");
+        assert!(
+            p1.depth == p2.depth
+                && p1.normal == -p2.normal
+                && p1.point_a == p2.point_b
+                && p1.point_b == p2.point_a,
+            "{p1:?} vs {p2:?}: {}",
+            ctx()
+        );
+        if poly
+            .normals()
+            .iter()
+            .all(|m| ang(n, -d(xf.rot.apply(*m))) > 1e-5)
+        {
+            stats.at_vertex_root += 1;
+        }
+        Some(h.depth)
+    }
+
+    #[test]
+    fn core_penetration_matches_epa_and_dense_polygon() {
+        let mut rng = ChaCha8Rng::seed_from_u64(45);
+        let mut stats = PenStats::default();
+        let cases = 12_000;
+        for k in 0..cases {
+            let (rx, ry) = random_thin_ellipse(&mut rng);
+            let (rmin, rmax) = (rx.min(ry), rx.max(ry));
+            let angle = rng.random_range(-3.2..3.2f32);
+            let dir = {
+                let t = rng.random_range(0.0..std::f32::consts::TAU);
+                Vec2::new(t.cos(), t.sin())
+            };
+            let (poly, offset) = match k % 5 {
+                // General: about a third apart.
+                0 => {
+                    let p = {
+                        let size = log_uniform(&mut rng, 0.05, 2.0);
+                        random_polygon_sized(&mut rng, size)
+                    };
+                    let reach = rmax + p.vertices().iter().fold(0.0f32, |m, v| m.max(v.length()));
+                    (p, rng.random_range(0.0..1.0f32) * reach)
+                }
+                // Deep.
+                1 => {
+                    let p = {
+                        let size = log_uniform(&mut rng, 0.05, 2.0);
+                        random_polygon_sized(&mut rng, size)
+                    };
+                    (p, rng.random_range(0.0..0.3f32) * rmin)
+                }
+                // Polygon inside the ellipse.
+                2 => {
+                    let size = rng.random_range(0.02..0.4f32) * rmin;
+                    let p = random_polygon_sized(&mut rng, size);
+                    (p, rng.random_range(0.0..1.0f32) * (rmin - size) * 0.9)
+                }
+                // Ellipse inside the polygon.
+                3 => {
+                    let p = {
+                        let size = rng.random_range(3.0..5.0f32) * rmax;
+                        random_polygon_sized(&mut rng, size)
+                    };
+                    (p, rng.random_range(0.0..0.2f32) * rmax)
+                }
+                // Near touching: move a general overlapping pair along its
+                // answer until the depth is tiny (or slightly negative).
+                _ => {
+                    let p = {
+                        let size = log_uniform(&mut rng, 0.05, 2.0);
+                        random_polygon_sized(&mut rng, size)
+                    };
+                    let xf = Iso::from_parts(
+                        rng.random_range(0.0..0.5f32) * rmin * dir,
+                        Rot::from_angle(angle),
+                    );
+                    let Some(Some(h)) = core_penetration(rx, ry, p.vertices(), p.normals(), &xf)
+                    else {
+                        continue;
+                    };
+                    let eps = log_uniform(&mut rng, 1e-6, 1e-2)
+                        * if rng.random_bool(0.1) { -1.0 } else { 1.0 };
+                    let moved =
+                        Iso::from_parts(xf.translation + (h.depth - eps) * h.normal, xf.rot);
+                    if let Some(got) = check_penetration(rx, ry, &p, &moved, &mut stats) {
+                        assert!((got - eps).abs() < 1e-5, "eps {eps} got {got}");
+                    }
+                    continue;
+                }
+            };
+            let xf = Iso::from_parts(offset * dir, Rot::from_angle(angle));
+            check_penetration(rx, ry, &poly, &xf, &mut stats);
+        }
+        println!("{stats:?}");
+        assert!(
+            stats.overlapping > 8000 && stats.separated > 500,
+            "{stats:?}"
+        );
+        assert!(stats.at_vertex_root > 500, "{stats:?}");
+        assert!(stats.normals_checked > stats.overlapping / 2, "{stats:?}");
+        assert!(stats.fallback < cases / 100, "{stats:?}");
+        assert!(stats.epa_off < cases / 100, "{stats:?}");
+    }
+
+    #[test]
+    fn bench_pool_penetration_takes_the_fast_path() {
+        let pts: Vec<Vec2> = poses::octagon_points(1.0)
+            .into_iter()
+            .map(|[x, y]| Vec2::new(x, y))
+            .collect();
+        let oct = Polygon::new(&pts).unwrap();
+        let apothem = (std::f32::consts::PI / 8.0).cos();
+        let pool = poses::pose_pool(52, poses::Kind::Overlapping, 2.0, 0.5 + apothem);
+        let mut stats = PenStats::default();
+        for (a, b) in pool {
+            let xa = Iso::new(Vec2::new(a[0], a[1]), a[2]);
+            let xb = Iso::new(Vec2::new(b[0], b[1]), b[2]);
+            let xf = xa.inv_mul(&xb);
+            assert!(
+                check_penetration(1.0, 0.5, &oct, &xf, &mut stats).is_some(),
+                "{xa:?} {xb:?}"
+            );
         }
     }
 }

@@ -13,10 +13,10 @@
 //! | circle / polygon (either order) | point projection | point projection | — |
 //! | circle / circle | closed form | closed form | closed form |
 //! | circle / capsule (either order) | — | point–segment | — |
-//! | ellipse / polygon, circle, capsule (either order) | scaled edge–disc test, point–ellipse solve | certified edge/vertex walk ([`super::ellipse`]) | — |
+//! | ellipse / polygon, circle, capsule (either order) | scaled edge–disc test, point–ellipse solve | certified edge/vertex walk ([`super::ellipse`]) | polygon only: SAT on the polygon's normals plus the vertices' normal-foot roots ([`super::ellipse`]) |
 //!
 //! (— : the generic GJK/EPA path. The ellipse routines hand the pairs they
-//! cannot certify, mostly overlapping ones, back to GJK.)
+//! cannot certify back to GJK/EPA.)
 //!
 //! Every answer follows the same contract as the generic path (unit normal A→B,
 //! points on the surfaces, the same `None` rules) and is exact up to f32 rounding,
@@ -185,6 +185,9 @@ pub(crate) fn penetration(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<Op
                 point_a: xa.translation + *ra * normal,
                 point_b: xb.translation - *rb * normal,
             }))
+        }
+        (Shape::Ellipse { .. }, _) | (_, Shape::Ellipse { .. }) => {
+            super::ellipse::penetration(a, xa, b, xb)
         }
         _ => None,
     }
@@ -687,6 +690,15 @@ mod tests {
         }
     }
 
+    /// Overlap of the two shapes along the unit `n` (world frame): the
+    /// translation of B along `n` that separates them.
+    fn overlap_along(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso, n: Vec2) -> f32 {
+        let h = |s: &Shape, x: &Iso, d: Vec2| {
+            d.dot(x.apply(s.local_core_support(x.rot.apply_inv(d)))) + s.core_radius()
+        };
+        h(a, xa, n) + h(b, xb, -n)
+    }
+
     /// Deterministic pseudo-random numbers in [0, 1) (a 64-bit LCG).
     struct Lcg(u64);
     impl Lcg {
@@ -777,9 +789,34 @@ mod tests {
                 epa::penetration(&ga, &xa, &gb, &xb),
             ) {
                 (Some(f), Some(g)) => {
-                    assert!((f.depth - g.depth).abs() < 1e-5, "{f:?} {g:?}");
-                    if g.depth > 1e-3 {
-                        assert!(f.normal.angle_between(g.normal).abs() < 1e-3, "{f:?} {g:?}");
+                    // The fast answer's overlap along its own normal is its
+                    // depth, and no other direction (EPA's) overlaps less.
+                    let (of, og) = (
+                        overlap_along(a, &xa, b, &xb, f.normal),
+                        overlap_along(a, &xa, b, &xb, g.normal),
+                    );
+                    let ctx = || format!("{f:?} {g:?} {a:?} {xa:?} {b:?} {xb:?}: {of} vs {og}");
+                    // (Identical answers: both took the generic path.)
+                    assert!(f == g || (of - f.depth).abs() < 2e-6, "{}", ctx());
+                    assert!(of <= og + 2e-6, "{}", ctx());
+                    // EPA reports its polytope's nearest edge, a lower bound; on
+                    // a curved side it can stop (a repeated support point) with
+                    // that bound more than 1e-5 low, and is then inconsistent:
+                    // the overlap along its own normal is not its depth.
+                    if (f.depth - g.depth).abs() >= 1e-5 {
+                        assert!((og - g.depth).abs() >= 5e-6, "{}", ctx());
+                    }
+                    // EPA stops at a 1e-6 relative gap, where its normal on a
+                    // curved surface can be ~sqrt(2·gap·depth / f'') off (f''
+                    // the curvature of the overlap in the direction's angle);
+                    // the check above covers those.
+                    if g.depth > 1e-3
+                        && !matches!(
+                            (a, b),
+                            (Shape::Ellipse { .. }, _) | (_, Shape::Ellipse { .. })
+                        )
+                    {
+                        assert!(f.normal.angle_between(g.normal).abs() < 1e-3, "{}", ctx());
                     }
                 }
                 (None, None) => {}
