@@ -1206,16 +1206,8 @@ mod tests {
     fn bench_pool_takes_the_fast_path() {
         // Every pose of the narrowphase bench's separated ellipse/octagon pool is
         // answered here, not by GJK (the speed the README reports relies on it).
-        let pts: Vec<Vec2> = poses::octagon_points(1.0)
-            .into_iter()
-            .map(|[x, y]| Vec2::new(x, y))
-            .collect();
-        let oct = Polygon::new(&pts).unwrap();
-        let apothem = (std::f32::consts::PI / 8.0).cos();
-        let pool = poses::pose_pool(51, poses::Kind::Separated, 2.0, 0.5 + apothem);
-        for (a, b) in pool {
-            let xa = Iso::new(Vec2::new(a[0], a[1]), a[2]);
-            let xb = Iso::new(Vec2::new(b[0], b[1]), b[2]);
+        let (oct, pool) = bench_pool(51, poses::Kind::Separated);
+        for (xa, xb) in pool {
             let xf = xa.inv_mul(&xb);
             let h = core_distance(1.0, 0.5, oct.vertices(), oct.normals(), &xf);
             let Some(Some(h)) = h else {
@@ -1574,19 +1566,31 @@ mod tests {
         assert!(stats.epa_off < cases / 100, "{stats:?}");
     }
 
-    #[test]
-    fn bench_pool_penetration_takes_the_fast_path() {
+    /// The narrowphase bench's unit octagon and its ellipse (1 × 0.5)/octagon
+    /// pose pool of the given kind, as (ellipse pose, octagon pose) pairs.
+    fn bench_pool(seed: u64, kind: poses::Kind) -> (Polygon, Vec<(Iso, Iso)>) {
         let pts: Vec<Vec2> = poses::octagon_points(1.0)
             .into_iter()
             .map(|[x, y]| Vec2::new(x, y))
             .collect();
-        let oct = Polygon::new(&pts).unwrap();
         let apothem = (std::f32::consts::PI / 8.0).cos();
-        let pool = poses::pose_pool(52, poses::Kind::Overlapping, 2.0, 0.5 + apothem);
+        let pool = poses::pose_pool(seed, kind, 2.0, 0.5 + apothem)
+            .into_iter()
+            .map(|(a, b)| {
+                (
+                    Iso::new(Vec2::new(a[0], a[1]), a[2]),
+                    Iso::new(Vec2::new(b[0], b[1]), b[2]),
+                )
+            })
+            .collect();
+        (Polygon::new(&pts).unwrap(), pool)
+    }
+
+    #[test]
+    fn bench_pool_penetration_takes_the_fast_path() {
+        let (oct, pool) = bench_pool(52, poses::Kind::Overlapping);
         let mut stats = PenStats::default();
-        for (a, b) in pool {
-            let xa = Iso::new(Vec2::new(a[0], a[1]), a[2]);
-            let xb = Iso::new(Vec2::new(b[0], b[1]), b[2]);
+        for (xa, xb) in pool {
             let xf = xa.inv_mul(&xb);
             assert!(
                 check_penetration(1.0, 0.5, &oct, &xf, &mut stats).is_some(),

@@ -714,6 +714,17 @@ mod tests {
         }
     }
 
+    /// A regular octagon of circumradius 1, vertices at odd multiples of π/8.
+    fn octagon() -> Shape {
+        let pts: Vec<Vec2> = (0..8)
+            .map(|k| {
+                let t = (k as f32 + 0.5) / 8.0 * std::f32::consts::TAU;
+                Vec2::new(t.cos(), t.sin())
+            })
+            .collect();
+        Shape::polygon(&pts).unwrap()
+    }
+
     fn triangle() -> Shape {
         Shape::polygon(&[
             Vec2::new(-0.5, -0.4),
@@ -870,13 +881,7 @@ mod tests {
     #[test]
     fn circle_polygon_matches_generic() {
         let c = Shape::circle(0.4);
-        let oct: Vec<Vec2> = (0..8)
-            .map(|k| {
-                let t = (k as f32 + 0.5) / 8.0 * std::f32::consts::TAU;
-                Vec2::new(t.cos(), t.sin())
-            })
-            .collect();
-        let oct = Shape::polygon(&oct).unwrap();
+        let oct = octagon();
         compare(&c, &oct, 1.4, 5, &|a, b| {
             has_distance(a, b) && has_intersects(a, b)
         });
@@ -916,13 +921,7 @@ mod tests {
             compare_points(a, b, reach, seed, &apart, 1e-2)
         };
         let e = Shape::ellipse(1.0, 0.5);
-        let oct: Vec<Vec2> = (0..8)
-            .map(|k| {
-                let t = (k as f32 + 0.5) / 8.0 * std::f32::consts::TAU;
-                Vec2::new(t.cos(), t.sin())
-            })
-            .collect();
-        let oct = Shape::polygon(&oct).unwrap();
+        let oct = octagon();
         cmp(&e, &oct, 2.0, 15);
         cmp(&oct, &e, 2.0, 16);
         cmp(&Shape::ellipse(0.3, 1.2), &Shape::rect(1.0, 0.2), 2.2, 17);
