@@ -9,6 +9,7 @@
 //! | pair | intersects | distance | penetration |
 //! |---|---|---|---|
 //! | small polygons (n, m ≤ 8, n·m ≤ 24) | SAT with early exit | SAT, then certified nearby features, else vertex–edge brute force | — |
+//! | other polygons with n, m ≤ 16 (octagons) | — | SAT in O(n + m) by walking ([`polygons_distance_walk`]), then the same | — |
 //! | centred parallelograms (boxes) | closed-form SAT on 2 + 2 axes | same, closed-form SAT | — |
 //! | circle / polygon (either order) | point projection | point projection | — |
 //! | circle / circle | closed form | closed form | closed form |
@@ -38,6 +39,12 @@ const SAT_INTERSECTS_MAX_PRODUCT: usize = 24;
 /// The vertex–edge brute-force distance is used when `n · m` is at most this
 /// (boxes and triangles); larger pairs keep GJK.
 const BRUTE_DISTANCE_MAX_PRODUCT: usize = 24;
+
+/// Largest vertex count of either polygon on the O(n + m) walking-SAT distance
+/// path ([`polygons_distance_walk`]), used for the pairs above
+/// `BRUTE_DISTANCE_MAX_PRODUCT` (octagons: about twice as fast as GJK); larger
+/// polygons keep GJK.
+const WALK_MAX: usize = 16;
 
 fn small_pair(a: &Polygon, b: &Polygon, max_product: usize) -> bool {
     let (n, m) = (a.vertices().len(), b.vertices().len());
@@ -80,6 +87,11 @@ pub(crate) fn distance(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<Optio
             if small_pair(pa, pb, BRUTE_DISTANCE_MAX_PRODUCT) =>
         {
             Some(polygons_distance_sat(pa, xa, pb, xb))
+        }
+        (Shape::Polygon(pa), Shape::Polygon(pb))
+            if pa.vertices().len() <= WALK_MAX && pb.vertices().len() <= WALK_MAX =>
+        {
+            Some(polygons_distance_walk(pa, xa, pb, xb))
         }
         (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
             let diff = xb.translation - xa.translation;
@@ -278,10 +290,11 @@ fn point_segment(h: f32, p: Vec2) -> (f32, Vec2, Vec2) {
     (len, q, n)
 }
 
-/// B's vertices and normals in A's frame (`xf` = B's pose in A's frame).
-fn placed(b: &Polygon, xf: &Iso) -> ([Vec2; SMALL], [Vec2; SMALL]) {
-    let mut vs = [Vec2::ZERO; SMALL];
-    let mut ns = [Vec2::ZERO; SMALL];
+/// B's vertices and normals in A's frame (`xf` = B's pose in A's frame), in
+/// buffers of `N` (at least B's vertex count).
+fn placed<const N: usize>(b: &Polygon, xf: &Iso) -> ([Vec2; N], [Vec2; N]) {
+    let mut vs = [Vec2::ZERO; N];
+    let mut ns = [Vec2::ZERO; N];
     for (i, (v, n)) in b.vertices().iter().zip(b.normals()).enumerate() {
         vs[i] = xf.apply(*v);
         ns[i] = xf.rot.apply(*n);
@@ -302,7 +315,7 @@ fn min_offset(points: &[Vec2], v: Vec2, n: Vec2) -> f32 {
 /// axis, in A's frame. Touching (separation exactly 0) counts as intersecting.
 fn polygons_intersect(a: &Polygon, b: &Polygon, xf: &Iso) -> bool {
     let m = b.vertices().len();
-    let (bv, bn) = placed(b, xf);
+    let (bv, bn) = placed::<SMALL>(b, xf);
     let bv = &bv[..m];
     for (v, n) in a.vertices().iter().zip(a.normals()) {
         if min_offset(bv, *v, *n) > 0.0 {
@@ -348,11 +361,11 @@ fn polygons_distance_sat(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> Option
         let t = xf.translation;
         let bv = [t + rb0, t + rb1, t - rb0, t - rb1];
         let bn = [m0, m1, -m0, -m1];
-        return face_answer(&axis, a.vertices(), a.normals(), &bv, &bn, xa)
+        return face_answer(&axis, a.vertices(), a.normals(), &bv, &bn, xa, false)
             .or_else(|| polygons_distance(a, xa, b, xb));
     }
     let (n, m) = (a.vertices().len(), b.vertices().len());
-    let (bv, bn) = placed(b, &xf);
+    let (bv, bn) = placed::<SMALL>(b, &xf);
     let (bv, bn) = (&bv[..m], &bn[..m]);
     let (av, an) = (a.vertices(), a.normals());
     let mut best = Axis {
@@ -386,7 +399,95 @@ fn polygons_distance_sat(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> Option
     if best.sep.is_nan() || best.sep <= 0.0 {
         return None;
     }
-    face_answer(&best, av, an, bv, bn, xa).or_else(|| polygons_distance(a, xa, b, xb))
+    face_answer(&best, av, an, bv, bn, xa, false).or_else(|| polygons_distance(a, xa, b, xb))
+}
+
+/// Exact distance between two convex polygons of up to [`WALK_MAX`] vertices,
+/// SAT in O(n + m) by walking, then the features of the best axis.
+///
+/// *The walk.* Along A's edges in order (CCW), the edge normal `nᵢ` turns CCW,
+/// and so does the direction `−nᵢ` whose support on B is B's deepest vertex
+/// below edge `i`. On the way from `−nᵢ₋₁` to `−nᵢ` (a turn of less than π) the
+/// offsets `nᵢ·(bⱼ − aᵢ)` fall strictly along B's boundary, CCW from the
+/// previous deepest vertex, to the new one (a convex polygon's vertex offsets
+/// along a direction are unimodal around the boundary, and the previous deepest
+/// vertex lies on the falling side). So after one full scan for edge 0 each
+/// edge costs one offset more than the steps it advances, and the steps total at
+/// most one lap of B; the same for B's edges against A. The result is SAT's
+/// largest separation, the distance's lower bound.
+///
+/// *The answer.* The best axis is the edge of the Minkowski difference B − A
+/// with the largest separation from the origin, and that edge holds the
+/// closest point of B − A to the origin: either in its interior (the deepest
+/// vertex projects onto the edge's interior; the separation is the distance) or
+/// at one of its ends, a vertex–vertex pair (the argument of
+/// [`circle_polygon_core`], applied to B − A). [`face_answer`] and
+/// [`near_features`] take these, with the vertex–edge or vertex–vertex cases of
+/// parallel edges, each only with its optimality certificate: both points'
+/// normal cones hold the connecting direction, which for convex sets is
+/// sufficient for the global minimum whatever the walk did.
+///
+/// *Exactness under rounding.* Every offset the walk reports is some vertex's
+/// offset, so a rounding slip can only overstate an axis's separation: a
+/// largest separation that is not positive proves overlap or touching (`None`),
+/// and any positive one is used only through the certified answers above. When
+/// none is certified (ties of parallel edges, slips in the walk), the
+/// vertex–edge brute force [`brute_distance`] decides.
+fn polygons_distance_walk(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> Option<Closest> {
+    let m = b.vertices().len();
+    let (bv, bn) = placed::<WALK_MAX>(b, &xa.inv_mul(xb));
+    let (bv, bn) = (&bv[..m], &bn[..m]);
+    let (av, an) = (a.vertices(), a.normals());
+    let (sa, ea, va) = walk_axis(av, an, bv);
+    let (sb, eb, vb) = walk_axis(bv, bn, av);
+    let best = if sb > sa {
+        Axis {
+            sep: sb,
+            on_a: false,
+            edge: eb,
+            vertex: vb,
+        }
+    } else {
+        Axis {
+            sep: sa,
+            on_a: true,
+            edge: ea,
+            vertex: va,
+        }
+    };
+    if best.sep.is_nan() || best.sep <= 0.0 {
+        return None;
+    }
+    face_answer(&best, av, an, bv, bn, xa, true).or_else(|| brute_distance(av, an, bv, bn, xa))
+}
+
+/// The walk of [`polygons_distance_walk`]: the largest over X's edges of the
+/// smallest offset of Y's vertices from the edge's line, as (separation, X's
+/// edge, Y's deepest vertex).
+#[inline]
+fn walk_axis(xv: &[Vec2], xn: &[Vec2], yv: &[Vec2]) -> (f32, usize, usize) {
+    let k = yv.len();
+    let (s0, mut j) = min_offset_index(yv, xv[0], xn[0]);
+    let mut best = (s0, 0, j);
+    for i in 1..xv.len() {
+        let (v, nrm) = (xv[i], xn[i]);
+        let mut s = nrm.dot(yv[j] - v);
+        // Strictly falling offsets cannot cycle, so this ends (NaN stops it too).
+        loop {
+            let next = if j + 1 == k { 0 } else { j + 1 };
+            let sn = nrm.dot(yv[next] - v);
+            if sn < s {
+                s = sn;
+                j = next;
+            } else {
+                break;
+            }
+        }
+        if s > best.0 {
+            best = (s, i, j);
+        }
+    }
+    best
 }
 
 /// A SAT axis: the separation along an edge normal, whether the edge is A's,
@@ -401,6 +502,10 @@ struct Axis {
 /// The exact answer when the axis of largest separation (`sep > 0`) has its
 /// deepest vertex projecting onto the interior of its edge; `None` otherwise.
 /// `av`, `an`: A's vertices and normals; `bv`, `bn`: B's, in A's frame.
+/// With `certify`, the face answer also requires the deepest vertex to pass its
+/// own test (the edge's inward normal in its normal cone, so that it is the
+/// other polygon's minimum along the axis); callers whose `axis.vertex` comes
+/// from a full scan need not ask.
 fn face_answer(
     axis: &Axis,
     av: &[Vec2],
@@ -408,6 +513,7 @@ fn face_answer(
     bv: &[Vec2],
     bn: &[Vec2],
     xa: &Iso,
+    certify: bool,
 ) -> Option<Closest> {
     let (verts, norms, others) = if axis.on_a {
         (av, an, bv)
@@ -443,6 +549,9 @@ fn face_answer(
             normal: xa.rot.apply(normal),
         });
     }
+    if certify && !in_cone(others, axis.vertex, -nrm) {
+        return None;
+    }
     let q = p - axis.sep * nrm;
     let (pa, pb, normal) = if axis.on_a { (q, p, nrm) } else { (p, q, -nrm) };
     Some(Closest {
@@ -458,7 +567,11 @@ fn face_answer(
 #[inline]
 fn in_cone(v: &[Vec2], i: usize, u: Vec2) -> bool {
     let k = v.len();
-    let (prev, cur, next) = (v[(i + k - 1) % k], v[i], v[(i + 1) % k]);
+    let (prev, cur, next) = (
+        v[if i == 0 { k - 1 } else { i - 1 }],
+        v[i],
+        v[if i + 1 == k { 0 } else { i + 1 }],
+    );
     u.dot(cur - prev) >= 0.0 && u.dot(next - cur) <= 0.0
 }
 
@@ -597,10 +710,15 @@ fn vertex_edge(p: Vec2, v0: Vec2, v1: Vec2, n: Vec2, s: f32) -> (Vec2, f32, Opti
 /// SAT's separation, and an offset that is not positive, or whose square is not
 /// below the best squared distance so far, cannot belong to the closest pair.
 fn polygons_distance(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> Option<Closest> {
-    let xf = xa.inv_mul(xb);
-    let (n, m) = (a.vertices().len(), b.vertices().len());
-    let (bv, bn) = placed(b, &xf);
-    let (av, an) = (a.vertices(), a.normals());
+    let m = b.vertices().len();
+    let (bv, bn) = placed::<SMALL>(b, &xa.inv_mul(xb));
+    brute_distance(a.vertices(), a.normals(), &bv[..m], &bn[..m], xa)
+}
+
+/// [`polygons_distance`] on A's vertices and normals (`av`, `an`) and B's
+/// (`bv`, `bn`), all in A's frame; `xa` places the answer in the world.
+fn brute_distance(av: &[Vec2], an: &[Vec2], bv: &[Vec2], bn: &[Vec2], xa: &Iso) -> Option<Closest> {
+    let (n, m) = (av.len(), bv.len());
     let mut best = Best {
         d2: f32::INFINITY,
         pa: Vec2::ZERO,
@@ -612,7 +730,7 @@ fn polygons_distance(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> Option<Clo
     for i in 0..n {
         let (v0, v1, nrm) = (av[i], av[if i + 1 == n { 0 } else { i + 1 }], an[i]);
         let mut min_s = f32::INFINITY;
-        for p in &bv[..m] {
+        for p in bv {
             let s = nrm.dot(*p - v0);
             min_s = min_s.min(s);
             if s > 0.0 && s * s < best.d2 {
@@ -944,9 +1062,231 @@ mod tests {
             })
             .collect();
         let oct = Shape::polygon(&oct).unwrap();
-        assert!(!has_distance(&oct, &oct) && !has_intersects(&oct, &oct));
+        assert!(has_distance(&oct, &oct) && !has_intersects(&oct, &oct));
+        let big: Vec<Vec2> = (0..WALK_MAX + 1)
+            .map(|k| {
+                let t = k as f32 / (WALK_MAX + 1) as f32 * std::f32::consts::TAU;
+                Vec2::new(t.cos(), t.sin())
+            })
+            .collect();
+        let big = Shape::polygon(&big).unwrap();
+        assert!(!has_distance(&big, &oct) && !has_distance(&oct, &big));
         let e = Shape::ellipse(1.0, 0.5);
         assert!(!has_distance(&e, &e) && !has_intersects(&e, &e));
         assert!(Generic(&e).as_shape().is_none());
+    }
+
+    /// f64 point–segment distance.
+    fn point_segment_f64(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
+        let (ex, ey) = (b[0] - a[0], b[1] - a[1]);
+        let (px, py) = (p[0] - a[0], p[1] - a[1]);
+        let t = ((px * ex + py * ey) / (ex * ex + ey * ey)).clamp(0.0, 1.0);
+        (px - t * ex).hypot(py - t * ey)
+    }
+
+    /// The polygon's vertices in the world, in f64.
+    fn world_f64(p: &Polygon, x: &Iso) -> Vec<[f64; 2]> {
+        p.vertices()
+            .iter()
+            .map(|v| {
+                let w = x.apply(*v);
+                [w.x as f64, w.y as f64]
+            })
+            .collect()
+    }
+
+    /// Distance from `q` to the boundary of the polygon `w`.
+    fn boundary_f64(w: &[[f64; 2]], q: [f64; 2]) -> f64 {
+        (0..w.len())
+            .map(|i| point_segment_f64(q, w[i], w[(i + 1) % w.len()]))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The oracle in f64: (largest SAT separation, the vertex–edge brute-force
+    /// distance, whether the closest pair is vertex–vertex).
+    fn oracle_f64(wa: &[[f64; 2]], wb: &[[f64; 2]]) -> (f64, f64, bool) {
+        let sep = |x: &[[f64; 2]], y: &[[f64; 2]]| {
+            (0..x.len())
+                .map(|i| {
+                    let (p, q) = (x[i], x[(i + 1) % x.len()]);
+                    let n = [q[1] - p[1], p[0] - q[0]];
+                    let l = n[0].hypot(n[1]);
+                    y.iter()
+                        .map(|v| (n[0] * (v[0] - p[0]) + n[1] * (v[1] - p[1])) / l)
+                        .fold(f64::INFINITY, f64::min)
+                })
+                .fold(f64::NEG_INFINITY, f64::max)
+        };
+        let mut best = f64::INFINITY;
+        for (x, y) in [(wa, wb), (wb, wa)] {
+            for v in y {
+                best = best.min(boundary_f64(x, *v));
+            }
+        }
+        let mut vv = f64::INFINITY;
+        for p in wa {
+            for q in wb {
+                vv = vv.min((p[0] - q[0]).hypot(p[1] - q[1]));
+            }
+        }
+        (sep(wa, wb).max(sep(wb, wa)), best, vv <= best + 1e-9)
+    }
+
+    /// A random convex polygon of 3–16 vertices: regular (stretched, so with
+    /// parallel edges when even), on a circle at random angles, or the hull of
+    /// random points.
+    fn random_convex(rng: &mut Lcg) -> Polygon {
+        loop {
+            let n = 3 + (rng.next() * 14.0) as usize;
+            let size = rng.range(0.1, 2.0);
+            let aspect = rng.range(1.0, 4.0);
+            let kind = rng.next();
+            let pts: Vec<Vec2> = if kind < 0.3 {
+                let phase = rng.next();
+                (0..n)
+                    .map(|k| {
+                        let t = (k as f32 + phase) / n as f32 * std::f32::consts::TAU;
+                        Vec2::new(t.cos(), t.sin() / aspect) * size
+                    })
+                    .collect()
+            } else if kind < 0.6 {
+                let mut t: Vec<f32> = (0..n)
+                    .map(|_| rng.range(0.0, std::f32::consts::TAU))
+                    .collect();
+                t.sort_by(f32::total_cmp);
+                t.iter()
+                    .map(|t| Vec2::new(t.cos(), t.sin() / aspect) * size)
+                    .collect()
+            } else {
+                (0..n)
+                    .map(|_| Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0) / aspect) * size)
+                    .collect()
+            };
+            let p = if kind < 0.6 {
+                Polygon::new(&pts)
+            } else {
+                Polygon::convex_hull(&pts)
+            };
+            if let Ok(p) = p {
+                if p.vertices().len() <= WALK_MAX {
+                    return p;
+                }
+            }
+        }
+    }
+
+    /// The walking-SAT distance against the f64 vertex–edge brute force on
+    /// 24 000 random pairs of 3–16-gons (random poses, near-touching, parallel
+    /// edges facing), closest points and normal consistent, and swap symmetry.
+    #[test]
+    fn walk_distance_matches_brute_force() {
+        let mut rng = Lcg(0x5eed_9090);
+        let (mut separated, mut touching, mut near, mut parallel, mut vv) = (0, 0, 0, 0, 0);
+        for trial in 0..24_000 {
+            let (a, b) = (random_convex(&mut rng), random_convex(&mut rng));
+            let xa = Iso::new(
+                Vec2::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0)),
+                rng.range(-3.2, 3.2),
+            );
+            let dir = rng.range(0.0, std::f32::consts::TAU);
+            let u = Vec2::new(dir.cos(), dir.sin());
+            let mut xb = Iso::new(
+                xa.translation + rng.range(0.0, 4.0) * u,
+                rng.range(-3.2, 3.2),
+            );
+            match trial % 4 {
+                // Parallel: one of B's edges faces one of A's, B pushed out along it.
+                2 => {
+                    let (i, j) = (
+                        (rng.next() * a.vertices().len() as f32) as usize,
+                        (rng.next() * b.vertices().len() as f32) as usize,
+                    );
+                    let na = xa.rot.apply(a.normals()[i]);
+                    let nb = b.normals()[j];
+                    let rot = (-na).y.atan2((-na).x) - nb.y.atan2(nb.x);
+                    let shift = rng.range(-0.5, 0.5) * Vec2::new(-na.y, na.x);
+                    xb = Iso::new(xa.apply(a.vertices()[i]) + shift + 2.5 * na, rot);
+                    // Then slide B back so that the gap is small.
+                    let (sep, d, _) = oracle_f64(&world_f64(&a, &xa), &world_f64(&b, &xb));
+                    if sep > 0.0 {
+                        let gap = [1e-3f64, 1e-2, 0.3][trial % 3];
+                        xb.translation -= ((d - gap) as f32) * na;
+                    }
+                    parallel += 1;
+                }
+                // Near-touching: slide B toward A along the closest pair's normal.
+                3 => {
+                    let m = b.vertices().len();
+                    let (bv, bn) = placed::<WALK_MAX>(&b, &xa.inv_mul(&xb));
+                    let bf = brute_distance(a.vertices(), a.normals(), &bv[..m], &bn[..m], &xa);
+                    if let Some(c) = bf {
+                        let gap = [1e-4, 1e-3, 3e-2][trial % 3];
+                        xb.translation -= (c.distance - gap) * c.normal;
+                        near += 1;
+                    }
+                }
+                _ => {}
+            }
+            let (wa, wb) = (world_f64(&a, &xa), world_f64(&b, &xb));
+            let (sep, exact, is_vv) = oracle_f64(&wa, &wb);
+            let got = polygons_distance_walk(&a, &xa, &b, &xb);
+            let swapped = polygons_distance_walk(&b, &xb, &a, &xa);
+            let ctx =
+                || format!("{a:?} {xa:?} {b:?} {xb:?}: {got:?} {swapped:?} sep {sep} d {exact}");
+            if sep <= 1e-6 {
+                // Overlapping or within rounding of touching.
+                for c in [got, swapped].into_iter().flatten() {
+                    assert!(c.distance < 1e-5, "{}", ctx());
+                }
+                touching += 1;
+                continue;
+            }
+            let (Some(c), Some(s)) = (got, swapped) else {
+                assert!(exact < 1e-5, "{}", ctx());
+                continue;
+            };
+            separated += 1;
+            vv += is_vv as usize;
+            assert!((c.distance as f64 - exact).abs() < 1e-5, "{}", ctx());
+            assert!((s.distance - c.distance).abs() < 1e-6, "{}", ctx());
+            for (p, w) in [
+                (c.point_a, &wa),
+                (c.point_b, &wb),
+                (s.point_a, &wb),
+                (s.point_b, &wa),
+            ] {
+                assert!(
+                    boundary_f64(w, [p.x as f64, p.y as f64]) < 1e-5,
+                    "{}",
+                    ctx()
+                );
+            }
+            for k in [c, s] {
+                assert!(
+                    ((k.point_b - k.point_a).length() - k.distance).abs() < 1e-5,
+                    "{}",
+                    ctx()
+                );
+                assert!((k.normal.length() - 1.0).abs() < 1e-5, "{}", ctx());
+                assert!(
+                    (k.normal.dot(k.point_b - k.point_a) - k.distance).abs() < 1e-5,
+                    "{}",
+                    ctx()
+                );
+            }
+            // (Below 1e-3 the normal of a vertex–vertex pair is f32 rounding
+            // over the gap.)
+            if exact > 1e-3 {
+                assert!((c.normal + s.normal).length() < 1e-3, "{}", ctx());
+            }
+        }
+        assert!(
+            separated > 12_000
+                && touching > 1_000
+                && near > 3_000
+                && parallel > 3_000
+                && vv > 1_000,
+            "{separated} {touching} {near} {parallel} {vv}"
+        );
     }
 }
