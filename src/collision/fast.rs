@@ -718,56 +718,16 @@ fn polygons_distance(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> Option<Clo
 /// [`polygons_distance`] on A's vertices and normals (`av`, `an`) and B's
 /// (`bv`, `bn`), all in A's frame; `xa` places the answer in the world.
 fn brute_distance(av: &[Vec2], an: &[Vec2], bv: &[Vec2], bn: &[Vec2], xa: &Iso) -> Option<Closest> {
-    let (n, m) = (av.len(), bv.len());
     let mut best = Best {
         d2: f32::INFINITY,
         pa: Vec2::ZERO,
         pb: Vec2::ZERO,
         face: None,
     };
-    let mut max_sep = f32::NEG_INFINITY;
-    // B's vertices against A's edges.
-    for i in 0..n {
-        let (v0, v1, nrm) = (av[i], av[if i + 1 == n { 0 } else { i + 1 }], an[i]);
-        let mut min_s = f32::INFINITY;
-        for p in bv {
-            let s = nrm.dot(*p - v0);
-            min_s = min_s.min(s);
-            if s > 0.0 && s * s < best.d2 {
-                let (q, d2, face) = vertex_edge(*p, v0, v1, nrm, s);
-                if d2 < best.d2 {
-                    best = Best {
-                        d2,
-                        pa: q,
-                        pb: *p,
-                        face: face.map(|s| (s, nrm)),
-                    };
-                }
-            }
-        }
-        max_sep = max_sep.max(min_s);
-    }
-    // A's vertices against B's edges.
-    for j in 0..m {
-        let (v0, v1, nrm) = (bv[j], bv[if j + 1 == m { 0 } else { j + 1 }], bn[j]);
-        let mut min_s = f32::INFINITY;
-        for p in av {
-            let s = nrm.dot(*p - v0);
-            min_s = min_s.min(s);
-            if s > 0.0 && s * s < best.d2 {
-                let (q, d2, face) = vertex_edge(*p, v0, v1, nrm, s);
-                if d2 < best.d2 {
-                    best = Best {
-                        d2,
-                        pa: *p,
-                        pb: q,
-                        face: face.map(|s| (s, -nrm)),
-                    };
-                }
-            }
-        }
-        max_sep = max_sep.max(min_s);
-    }
+    // B's vertices against A's edges, then A's vertices against B's edges.
+    let sep_a = edges_against_vertices(av, an, bv, false, &mut best);
+    let sep_b = edges_against_vertices(bv, bn, av, true, &mut best);
+    let max_sep = sep_a.max(sep_b);
     if max_sep.is_nan() || max_sep <= 0.0 || !best.d2.is_finite() {
         return None;
     }
@@ -788,6 +748,53 @@ fn brute_distance(av: &[Vec2], an: &[Vec2], bv: &[Vec2], bn: &[Vec2], xa: &Iso) 
         point_b: xa.apply(best.pb),
         normal: xa.rot.apply(normal),
     })
+}
+
+/// One half of [`brute_distance`]: every vertex `p` of one polygon against
+/// every edge (`ev`, outward normals `en`) of the other, keeping in `best` the
+/// closest vertex–edge pair so far. `edges_of_b` says the edges are B's (the
+/// pair and the face normal are then stored the other way round). Returns the
+/// largest per-edge minimum offset: SAT's separation over these edges.
+#[inline(always)]
+fn edges_against_vertices(
+    ev: &[Vec2],
+    en: &[Vec2],
+    pv: &[Vec2],
+    edges_of_b: bool,
+    best: &mut Best,
+) -> f32 {
+    let n = ev.len();
+    let mut max_sep = f32::NEG_INFINITY;
+    for i in 0..n {
+        let (v0, v1, nrm) = (ev[i], ev[if i + 1 == n { 0 } else { i + 1 }], en[i]);
+        let mut min_s = f32::INFINITY;
+        for p in pv {
+            let s = nrm.dot(*p - v0);
+            min_s = min_s.min(s);
+            if s > 0.0 && s * s < best.d2 {
+                let (q, d2, face) = vertex_edge(*p, v0, v1, nrm, s);
+                if d2 < best.d2 {
+                    *best = if edges_of_b {
+                        Best {
+                            d2,
+                            pa: *p,
+                            pb: q,
+                            face: face.map(|s| (s, -nrm)),
+                        }
+                    } else {
+                        Best {
+                            d2,
+                            pa: q,
+                            pb: *p,
+                            face: face.map(|s| (s, nrm)),
+                        }
+                    };
+                }
+            }
+        }
+        max_sep = max_sep.max(min_s);
+    }
+    max_sep
 }
 
 #[cfg(test)]
