@@ -41,18 +41,28 @@
 //! position pass alone. References: E. Catto, "Iterative Dynamics with Temporal
 //! Coherence" (2005), "Solver2D" (2024); Box2D v2.4 `b2ContactSolver` (NGS).
 //!
-//! Data layout: the constraints of a step live in three arrays in the same
-//! order (see [`ContactConstraints`]), split by the passes that read them, so
-//! each pass streams only its own data: the velocity passes' working set (128
-//! bytes a constraint), the feature geometry that the anchor update and the
-//! position pass recompute the contact from, and what is read once per step
-//! (restitution inputs, the contact to store the impulses into).
+//! Data layout: the constraints of a step are first built one by one in
+//! contact order ([`ContactConstraints`], three arrays split by the passes
+//! that read them: the velocity passes' data, the feature geometry that the
+//! anchor update and the position pass recompute the contact from, and what
+//! is read once per step). They are then scheduled into bundles of four
+//! independent constraints stored lane by lane ([`ContactBundles`], see
+//! `bundles`), which the passes solve four at a time with bit-identical
+//! results; this file holds the scalar routine of each pass, for one
+//! constraint, which is the reference the lane kernels reproduce and the path
+//! of the bundles they do not cover.
 
 use super::body::Body;
-use super::schedule::Wavefront;
 use super::solver_body::{SolverBody, SolverPose};
 use crate::collision::manifold::{FeatureKind, Manifold, PointFeature};
 use crate::math::{cross, cross_sv, Vec2};
+
+mod bundles;
+
+pub(crate) use bundles::{
+    apply_restitution, solve_positions, solve_velocities, update_anchors, warm_start,
+    ContactBundles,
+};
 
 /// A contact point's data for the velocity passes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -85,9 +95,6 @@ struct VelocityConstraint {
     /// The two-point effective-mass matrix is well conditioned enough for the
     /// block solver.
     block_ok: bool,
-    /// The next constraint shares no responding body with this one (see
-    /// `schedule`): the velocity pass may solve the two side by side.
-    independent_of_next: bool,
     /// Effective-mass matrix of a two-point manifold on the points' current
     /// normals and anchors: (k11, k12, k22), set by [`update_anchors`].
     k: [f32; 3],
@@ -122,8 +129,6 @@ struct ContactGeometry {
     a: u32,
     b: u32,
     count: u8,
-    /// As [`VelocityConstraint::independent_of_next`].
-    independent_of_next: bool,
     points: [FeaturePoint; 2],
 }
 
@@ -263,7 +268,6 @@ impl ContactConstraints {
             count: m.count as u8,
             // Built on the current normals by `update_anchors`.
             block_ok: false,
-            independent_of_next: false,
             k: [0.0; 3],
             rolling_arm,
             angular_mass: if ii > 0.0 { 1.0 / ii } else { 0.0 },
@@ -274,7 +278,6 @@ impl ContactConstraints {
             a,
             b,
             count: m.count as u8,
-            independent_of_next: false,
             points: geometry,
         });
         self.info.push(ConstraintInfo {
@@ -282,48 +285,6 @@ impl ContactConstraints {
             restitution,
             approach,
         });
-    }
-
-    /// Moves the constraints of `block` (built in the solver's order) to the
-    /// end of this list in wavefront order (see `schedule`), marking which
-    /// are independent of the next; leaves `block` empty.
-    pub fn append_scheduled(
-        &mut self,
-        block: &mut ContactConstraints,
-        wavefront: &mut Wavefront,
-        bodies: &[SolverBody],
-    ) {
-        let pairs = block.velocity.iter().map(|c| (c.a, c.b));
-        let (order, with_next) = wavefront.order_block(bodies, pairs);
-        for (&i, &independent_of_next) in order.iter().zip(with_next) {
-            let i = i as usize;
-            self.velocity.push(VelocityConstraint {
-                independent_of_next,
-                ..block.velocity[i]
-            });
-            self.geometry.push(ContactGeometry {
-                independent_of_next,
-                ..block.geometry[i]
-            });
-            self.info.push(block.info[i]);
-        }
-        block.clear();
-    }
-
-    /// The contact constraint `i` came from.
-    pub fn contact(&self, i: usize) -> u32 {
-        self.info[i].contact
-    }
-
-    /// Copies constraint `i`'s accumulated impulses back into its manifold.
-    pub fn store(&self, i: usize, m: &mut Manifold) {
-        // The manifold has the constraint's points (built from it this step);
-        // taking the count from the constraint spares reading the manifold.
-        let c = &self.velocity[i];
-        for (mp, cp) in m.points.iter_mut().zip(&c.points[..c.count as usize]) {
-            mp.normal_impulse = cp.normal_impulse;
-            mp.tangent_impulse = cp.tangent_impulse;
-        }
     }
 }
 
@@ -344,22 +305,20 @@ fn write_back(bodies: &mut [SolverBody], a: u32, b: u32, ba: SolverBody, bb: Sol
     }
 }
 
-/// Applies the accumulated impulses (start of each substep).
-pub(crate) fn warm_start(constraints: &ContactConstraints, bodies: &mut [SolverBody]) {
-    for c in &constraints.velocity {
-        let (mut ba, mut bb) = pair(bodies, c.a, c.b);
-        for p in &c.points[..c.count as usize] {
-            let (n, t) = (p.normal, Vec2::new(p.normal.y, -p.normal.x));
-            apply(
-                &mut ba,
-                &mut bb,
-                p.ra,
-                p.rb,
-                p.normal_impulse * n + p.tangent_impulse * t,
-            );
-        }
-        write_back(bodies, c.a, c.b, ba, bb);
+/// Applies one constraint's accumulated impulses (start of each substep).
+fn warm_one(c: &VelocityConstraint, bodies: &mut [SolverBody]) {
+    let (mut ba, mut bb) = pair(bodies, c.a, c.b);
+    for p in &c.points[..c.count as usize] {
+        let (n, t) = (p.normal, Vec2::new(p.normal.y, -p.normal.x));
+        apply(
+            &mut ba,
+            &mut bb,
+            p.ra,
+            p.rb,
+            p.normal_impulse * n + p.tangent_impulse * t,
+        );
     }
+    write_back(bodies, c.a, c.b, ba, bb);
 }
 
 /// Below this spin of either body (rad/s) a two-point manifold's second-order
@@ -367,7 +326,7 @@ pub(crate) fn warm_start(constraints: &ContactConstraints, bodies: &mut [SolverB
 /// left out, to spare its cost on resting stacks.
 const TURNING_SPIN: f32 = 0.05;
 
-/// Recomputes every point's anchors, normal, effective mass and velocity bias
+/// Recomputes a constraint's anchors, normals, effective masses and velocity biases
 /// from the current poses (start of each substep with the substep `h`, and
 /// before restitution with `h = 0`, which leaves no bias), by the point's
 /// feature geometry ([`current_geometry`]): a face normal turns with its body,
@@ -383,41 +342,43 @@ const TURNING_SPIN: f32 = 0.05;
 /// a gap may close, a penetration may not grow. A penetration let through
 /// would be removed by the position pass, which moves mass that carries
 /// velocity and so changes angular momentum.
-pub(crate) fn update_anchors(
-    constraints: &mut ContactConstraints,
+fn update_one(
+    c: &mut VelocityConstraint,
+    g: &ContactGeometry,
     bodies: &[SolverBody],
     poses: &[SolverPose],
     h: f32,
+    inv_h: f32,
 ) {
-    let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
-    for (c, g) in constraints.velocity.iter_mut().zip(&constraints.geometry) {
-        let (ba, bb) = (&bodies[g.a as usize], &bodies[g.b as usize]);
-        let (qa, qb) = (&poses[g.a as usize], &poses[g.b as usize]);
-        let curved = h > 0.0 && (g.count == 1 || ba.w.abs() + bb.w.abs() > TURNING_SPIN);
-        for (p, f) in c.points.iter_mut().zip(&g.points[..g.count as usize]) {
-            let (s, n, ra, ab) = current_geometry(f, qa, qb);
-            let rb = ra - ab;
-            let mut curve = 0.0;
-            if curved {
-                // The predicted separation minus its linear part.
-                let (s1, ..) = current_geometry(f, &qa.integrate(ba, h), &qb.integrate(bb, h));
-                let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
-                curve = s1 - s - h * dv.dot(n);
-            }
-            let (rna, rnb) = (cross(ra, n), cross(rb, n));
-            let k =
-                ba.inv_mass + bb.inv_mass + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
-            p.mass = if k > 0.0 { 1.0 / k } else { 0.0 };
-            p.bias = (s.max(0.0) + curve) * inv_h;
-            p.normal = n;
-            p.ra = ra;
-            p.rb = rb;
+    let (ba, bb) = (&bodies[g.a as usize], &bodies[g.b as usize]);
+    let (qa, qb) = (&poses[g.a as usize], &poses[g.b as usize]);
+    let curved = h > 0.0 && (g.count == 1 || ba.w.abs() + bb.w.abs() > TURNING_SPIN);
+    for (p, f) in c.points.iter_mut().zip(&g.points[..g.count as usize]) {
+        let (s, n, ra, ab) = current_geometry(f, qa, qb);
+        let rb = ra - ab;
+        let mut curve = 0.0;
+        if curved {
+            // The predicted separation minus its linear part.
+            let (s1, ..) = current_geometry(f, &qa.integrate(ba, h), &qb.integrate(bb, h));
+            let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
+            curve = s1 - s - h * dv.dot(n);
         }
-        if g.count == 2 {
-            (c.k, c.block_ok) = block_matrix(&c.points[0], &c.points[1], ba, bb);
-        }
+        let (rna, rnb) = (cross(ra, n), cross(rb, n));
+        let k = ba.inv_mass + bb.inv_mass + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
+        p.mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+        p.bias = (s.max(0.0) + curve) * inv_h;
+        p.normal = n;
+        p.ra = ra;
+        p.rb = rb;
+    }
+    if g.count == 2 {
+        (c.k, c.block_ok) = block_matrix(&c.points[0], &c.points[1], ba, bb);
     }
 }
+
+/// The block solver's limit on the condition number of a two-point
+/// manifold's effective-mass matrix.
+const MAX_CONDITION: f32 = 1000.0;
 
 /// The effective-mass matrix `(k11, k12, k22)` of a two-point manifold on its
 /// points' normals and anchors, and whether it is well enough conditioned for
@@ -430,7 +391,6 @@ fn block_matrix(
     ba: &SolverBody,
     bb: &SolverBody,
 ) -> ([f32; 3], bool) {
-    const MAX_CONDITION: f32 = 1000.0;
     let (n1, n2) = (p1.normal, p2.normal);
     let (a1, b1) = (cross(p1.ra, n1), cross(p1.rb, n1));
     let (a2, b2) = (cross(p2.ra, n2), cross(p2.rb, n2));
@@ -440,26 +400,6 @@ fn block_matrix(
     let k12 = im * n1.dot(n2) + ba.inv_inertia * a1 * a2 + bb.inv_inertia * b1 * b2;
     let ok = k11 > 0.0 && k22 > 0.0 && k11 * k11 < MAX_CONDITION * (k11 * k22 - k12 * k12);
     ([k11, k12, k22], ok)
-}
-
-/// One velocity pass over all contacts. Two independent two-point
-/// constraints in a row (see `schedule`) are solved side by side, so that the
-/// CPU overlaps their dependency chains; each body still sees the same
-/// operations in the same order.
-pub(crate) fn solve_velocities(constraints: &mut ContactConstraints, bodies: &mut [SolverBody]) {
-    let cs = &mut constraints.velocity[..];
-    let mut i = 0;
-    while i < cs.len() {
-        if let [c1, c2, ..] = &mut cs[i..] {
-            if c1.independent_of_next && c1.is_block() && c2.is_block() {
-                solve_block_pair(c1, c2, bodies);
-                i += 2;
-                continue;
-            }
-        }
-        solve_one(&mut cs[i], bodies);
-        i += 1;
-    }
 }
 
 impl VelocityConstraint {
@@ -506,30 +446,6 @@ fn solve_one(c: &mut VelocityConstraint, bodies: &mut [SolverBody]) {
         bb.w += bb.inv_inertia * delta;
     }
     write_back(bodies, c.a, c.b, ba, bb);
-}
-
-/// Two independent block constraints, interleaved step by step: the same
-/// operations as [`solve_one`] on each, in the same order per body.
-#[inline]
-fn solve_block_pair(
-    c1: &mut VelocityConstraint,
-    c2: &mut VelocityConstraint,
-    bodies: &mut [SolverBody],
-) {
-    let (mut a1, mut b1) = pair(bodies, c1.a, c1.b);
-    let (mut a2, mut b2) = pair(bodies, c2.a, c2.b);
-    let (f1, f2) = (c1.friction, c2.friction);
-    {
-        let ([p11, p12], [p21, p22]) = (&mut c1.points, &mut c2.points);
-        solve_friction(f1, p11, &mut a1, &mut b1);
-        solve_friction(f2, p21, &mut a2, &mut b2);
-        solve_friction(f1, p12, &mut a1, &mut b1);
-        solve_friction(f2, p22, &mut a2, &mut b2);
-    }
-    solve_normal_block(c1, &mut a1, &mut b1);
-    solve_normal_block(c2, &mut a2, &mut b2);
-    write_back(bodies, c1.a, c1.b, a1, b1);
-    write_back(bodies, c2.a, c2.b, a2, b2);
 }
 
 /// Coulomb friction at one point, bounded by the point's normal impulse.
@@ -672,53 +588,6 @@ fn points(pa: Vec2, pb: Vec2, radius: f32, fallback: Vec2) -> (f32, Vec2) {
     (len - radius, n)
 }
 
-/// One NGS position pass: pushes penetrating points apart along their current
-/// normals, recomputing separation and normal from the current poses (see
-/// [`current_geometry`]). Returns the deepest separation seen (m). Two
-/// independent constraints in a row (see `schedule`) are solved side by side;
-/// each body still sees the same operations in the same order.
-///
-/// Each point's target is to remove `β·(s + slop)` of its penetration, at most
-/// `max_correction`. A two-point manifold is corrected as a block (both
-/// pseudo-impulses from one 2×2 solve, kept non-negative): corrected point by
-/// point, a box turns a little at every pass, and over a column of 100 boxes
-/// that added up to a lean and a collapse; the block solve lifts a level box
-/// level.
-pub(crate) fn solve_positions(
-    constraints: &ContactConstraints,
-    bodies: &[SolverBody],
-    poses: &mut [SolverPose],
-    prm: &SolverParams,
-) -> f32 {
-    let mut min_sep = 0.0f32;
-    let gs = &constraints.geometry[..];
-    let mut i = 0;
-    while i < gs.len() {
-        let g1 = &gs[i];
-        let (ba1, bb1) = pair(bodies, g1.a, g1.b);
-        let (mut qa1, mut qb1) = (poses[g1.a as usize], poses[g1.b as usize]);
-        match gs.get(i + 1).filter(|_| g1.independent_of_next) {
-            Some(g2) => {
-                let (ba2, bb2) = pair(bodies, g2.a, g2.b);
-                let (mut qa2, mut qb2) = (poses[g2.a as usize], poses[g2.b as usize]);
-                let s1 = position_constraint(g1, &ba1, &bb1, &mut qa1, &mut qb1, prm);
-                let s2 = position_constraint(g2, &ba2, &bb2, &mut qa2, &mut qb2, prm);
-                min_sep = min_sep.min(s1).min(s2);
-                write_poses(poses, g1, &ba1, &bb1, qa1, qb1);
-                write_poses(poses, g2, &ba2, &bb2, qa2, qb2);
-                i += 2;
-            }
-            None => {
-                let s1 = position_constraint(g1, &ba1, &bb1, &mut qa1, &mut qb1, prm);
-                min_sep = min_sep.min(s1);
-                write_poses(poses, g1, &ba1, &bb1, qa1, qb1);
-                i += 1;
-            }
-        }
-    }
-    min_sep
-}
-
 /// A point's current separation, normal and anchors, for the position pass.
 struct PositionPoint {
     s: f32,
@@ -740,7 +609,16 @@ impl PositionPoint {
     }
 }
 
-/// The position correction of one constraint; returns its deepest separation.
+/// The NGS position correction of one constraint, on poses `qa`, `qb`: pushes
+/// penetrating points apart along their current normals, recomputing
+/// separation and normal from the current poses (see [`current_geometry`]).
+///
+/// Each point's target is to remove `β·(s + slop)` of its penetration, at most
+/// `max_correction`. A two-point manifold is corrected as a block (both
+/// pseudo-impulses from one 2×2 solve, kept non-negative): corrected point by
+/// point, a box turns a little at every pass, and over a column of 100 boxes
+/// that added up to a lean and a collapse; the block solve lifts a level box
+/// level.
 #[inline(always)]
 fn position_constraint(
     g: &ContactGeometry,
@@ -749,7 +627,7 @@ fn position_constraint(
     qa: &mut SolverPose,
     qb: &mut SolverPose,
     prm: &SolverParams,
-) -> f32 {
+) {
     let target =
         |s: f32| (prm.position_correction * (s + prm.linear_slop)).clamp(-prm.max_correction, 0.0);
     if g.count == 2 {
@@ -761,12 +639,10 @@ fn position_constraint(
             push_apart(ba, bb, qa, qb, &p1, l1);
             push_apart(ba, bb, qa, qb, &p2, l2);
         }
-        return p1.s.min(p2.s);
+        return;
     }
-    let mut min_sep = 0.0f32;
     for f in &g.points[..g.count as usize] {
         let p = PositionPoint::new(f, qa, qb);
-        min_sep = min_sep.min(p.s);
         let correction = target(p.s);
         if correction >= 0.0 {
             continue;
@@ -777,7 +653,6 @@ fn position_constraint(
             push_apart(ba, bb, qa, qb, &p, -correction / k);
         }
     }
-    min_sep
 }
 
 /// Moves and turns both bodies by a pseudo-impulse `lambda ≥ 0` along the
@@ -852,17 +727,17 @@ fn block_correction(
     }
 }
 
-/// Stores a constraint's two poses; as for velocities, a body that does not
-/// respond is never written.
-#[inline]
-fn write_poses(
-    poses: &mut [SolverPose],
+/// The position correction of one constraint, on the stored poses; as for
+/// velocities, a body that does not respond is never written.
+fn position_one(
     g: &ContactGeometry,
-    ba: &SolverBody,
-    bb: &SolverBody,
-    qa: SolverPose,
-    qb: SolverPose,
+    bodies: &[SolverBody],
+    poses: &mut [SolverPose],
+    prm: &SolverParams,
 ) {
+    let (ba, bb) = pair(bodies, g.a, g.b);
+    let (mut qa, mut qb) = (poses[g.a as usize], poses[g.b as usize]);
+    position_constraint(g, &ba, &bb, &mut qa, &mut qb, prm);
     if ba.responds() {
         poses[g.a as usize] = qa;
     }
@@ -871,32 +746,28 @@ fn write_poses(
     }
 }
 
-/// Restitution: bounce points whose approach speed exceeded the threshold and
-/// that carried load this step.
-pub(crate) fn apply_restitution(
-    constraints: &mut ContactConstraints,
+/// Restitution of one constraint: bounces the points whose approach speed
+/// exceeded the threshold and that carried load this step.
+fn restitution_one(
+    c: &mut VelocityConstraint,
+    info: &ConstraintInfo,
     bodies: &mut [SolverBody],
     prm: &SolverParams,
 ) {
-    for (c, info) in constraints.velocity.iter_mut().zip(&constraints.info) {
-        if info.restitution == 0.0 {
+    let (mut ba, mut bb) = pair(bodies, c.a, c.b);
+    let count = c.count as usize;
+    for (p, &approach) in c.points[..count].iter_mut().zip(&info.approach) {
+        if approach > -prm.restitution_threshold || p.max_normal_impulse == 0.0 {
             continue;
         }
-        let (mut ba, mut bb) = pair(bodies, c.a, c.b);
-        let count = c.count as usize;
-        for (p, &approach) in c.points[..count].iter_mut().zip(&info.approach) {
-            if approach > -prm.restitution_threshold || p.max_normal_impulse == 0.0 {
-                continue;
-            }
-            let (ra, rb, n) = (p.ra, p.rb, p.normal);
-            let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
-            let vn = dv.dot(n);
-            let new = (p.normal_impulse - p.mass * (vn + info.restitution * approach)).max(0.0);
-            let delta = new - p.normal_impulse;
-            p.normal_impulse = new;
-            p.max_normal_impulse = p.max_normal_impulse.max(new);
-            apply(&mut ba, &mut bb, ra, rb, delta * n);
-        }
-        write_back(bodies, c.a, c.b, ba, bb);
+        let (ra, rb, n) = (p.ra, p.rb, p.normal);
+        let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
+        let vn = dv.dot(n);
+        let new = (p.normal_impulse - p.mass * (vn + info.restitution * approach)).max(0.0);
+        let delta = new - p.normal_impulse;
+        p.normal_impulse = new;
+        p.max_normal_impulse = p.max_normal_impulse.max(new);
+        apply(&mut ba, &mut bb, ra, rb, delta * n);
     }
+    write_back(bodies, c.a, c.b, ba, bb);
 }

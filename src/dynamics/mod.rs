@@ -4,6 +4,7 @@
 pub mod body;
 pub(crate) mod contact_solver;
 pub mod drag;
+pub(crate) mod lanes;
 pub mod material;
 pub(crate) mod schedule;
 pub(crate) mod sleep;

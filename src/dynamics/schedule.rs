@@ -15,17 +15,20 @@
 //! [`Wavefront`] reorders them, within blocks of [`BLOCK`] consecutive
 //! constraints, by *level*: the length of the longest chain of earlier
 //! constraints of the block through shared bodies, keeping the given order
-//! within a level. Two neighbours of one level are independent, and the
-//! velocity and position passes solve such pairs side by side, so the CPU
-//! overlaps their dependency chains. Blocks keep the order close to the given
-//! one (each block is scheduled as soon as it is built, from contacts read in
-//! sequence). The solution is unchanged; the reordering is a layer over
+//! within a level. The constraints of one level are independent, and the
+//! solver cuts each level into bundles of four that it solves at once, one
+//! lane each (see `contact_solver::bundles`). Blocks bound how far a
+//! constraint moves from its place in the given order (each block is
+//! scheduled as soon as it is built, from contacts read in sequence); the
+//! larger they are, the longer the levels: in Box2D's large pyramid, blocks
+//! of 256 constraints leave 45 % of them in full bundles, blocks of 4,096
+//! leave 90 %. The solution is unchanged; the reordering is a layer over
 //! whatever order the solver defines.
 
 use super::solver_body::SolverBody;
 
 /// Constraints reordered together.
-pub(crate) const BLOCK: usize = 256;
+pub(crate) const BLOCK: usize = 4096;
 
 /// Scratch buffers for the wavefront order.
 #[derive(Clone, Debug, Default)]

@@ -317,10 +317,13 @@ impl World {
         contact_solver::update_anchors(&mut constraints, &bodies, &poses, 0.0);
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &params);
 
-        for i in 0..constraints.len() {
-            let contact = constraints.contact(i) as usize;
-            constraints.store(i, &mut self.contacts[contact].manifold);
-        }
+        constraints.for_each_impulses(|contact, normal, tangent, count| {
+            let m = &mut self.contacts[contact as usize].manifold;
+            for (k, p) in m.points[..count].iter_mut().enumerate() {
+                p.normal_impulse = normal[k];
+                p.tangent_impulse = tangent[k];
+            }
+        });
         if let (Some(d), Some(j)) = (drag, self.drag.as_mut()) {
             j.impulse = d.impulse;
         }

@@ -6,7 +6,7 @@ use crate::broadphase::{SapConfig, SweepAndPrune};
 use crate::collision::gjk::SimplexCache;
 use crate::collision::manifold::{Manifold, PointFeature};
 use crate::collision::Aabb;
-use crate::dynamics::contact_solver::ContactConstraints;
+use crate::dynamics::contact_solver::{ContactBundles, ContactConstraints};
 use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
@@ -113,7 +113,7 @@ pub(crate) struct Scratch {
     pub moving: Vec<u32>,
     /// Gravity and damping of the awake dynamic bodies.
     pub integration: Vec<Integration>,
-    pub constraints: ContactConstraints,
+    pub constraints: ContactBundles,
     pub wavefront: Wavefront,
     /// One block of constraints in contact order, before reordering.
     pub block: ContactConstraints,

@@ -1,0 +1,701 @@
+//! The scheduled constraints of a step, in bundles of four, and the passes
+//! over them.
+//!
+//! The wavefront order (see `schedule`) groups constraints into levels whose
+//! members share no responding body. Each level is cut into bundles of four
+//! consecutive constraints (the last one of a level padded with copies of its
+//! first constraint), stored lane by lane (structure of arrays), and every
+//! pass visits the bundles in order. The four lanes of a bundle are
+//! independent, so solving them at once in four-lane arithmetic (`lanes`)
+//! gives each body the same operations in the same order as solving the
+//! constraints one by one: bit-identical results, about three times fewer
+//! instructions.
+//!
+//! The lane kernels cover the common case of stacking polygons: two-point
+//! manifolds on a face (features [`FeatureKind::PlaneA`] or `PlaneB`), whose
+//! block matrix is well conditioned, on bodies that barely turn. A bundle
+//! with any other lane (a single point, a rounded or point–point feature, a
+//! contact point beyond the end of its face, a turning pair, a singular
+//! block) is solved lane by lane by the scalar routines of
+//! [`super`], on copies of its lanes. Padding lanes are computed but never
+//! stored to bodies, poses or contacts.
+
+use super::{
+    position_one, restitution_one, solve_one, update_one, warm_one, ConstraintInfo,
+    ContactConstraints, ContactGeometry, FeaturePoint, SolverParams, VelocityConstraint,
+    VelocityPoint, TURNING_SPIN,
+};
+use crate::collision::manifold::FeatureKind;
+use crate::dynamics::lanes::{
+    clamp, cross, cross_sv, ge, gt, inv_or_zero, le, lt, max, select, BodyW, PoseW, RotW, F, V2,
+};
+use crate::dynamics::schedule::Wavefront;
+use crate::dynamics::solver_body::{SolverBody, SolverPose};
+
+/// Lanes per bundle.
+const LANES: usize = 4;
+
+/// One contact point of four lanes, as [`VelocityPoint`].
+#[derive(Clone, Copy, Debug, Default)]
+struct PointW {
+    ra: V2,
+    rb: V2,
+    normal: V2,
+    bias: F,
+    mass: F,
+    tangent_mass: F,
+    normal_impulse: F,
+    tangent_impulse: F,
+    max_normal_impulse: F,
+}
+
+/// Four constraints' data for the velocity passes, as [`VelocityConstraint`].
+#[derive(Clone, Copy, Debug, Default)]
+struct VelocityBundle {
+    a: [u32; LANES],
+    b: [u32; LANES],
+    /// Lanes in use (1 to 4); the others repeat lane 0.
+    fill: u8,
+    /// Every lane is a two-point manifold.
+    two_point: bool,
+    /// Every lane is solved by the block solver this substep (set with the
+    /// anchors).
+    all_block: bool,
+    count: [u8; LANES],
+    block_ok: [bool; LANES],
+    friction: F,
+    k11: F,
+    k12: F,
+    k22: F,
+    rolling_arm: F,
+    angular_mass: F,
+    rolling_impulse: F,
+    points: [PointW; 2],
+}
+
+/// One feature point of four lanes, as [`FeaturePoint`]; `plane_a` is set
+/// (all ones) in the lanes whose face is A's.
+#[derive(Clone, Copy, Debug, Default)]
+struct FeatureW {
+    ab: V2,
+    fa: V2,
+    fb: V2,
+    fnormal: V2,
+    flength: F,
+    radius: F,
+    point_radius: F,
+    plane_a: F,
+}
+
+/// Four constraints' geometry, as [`ContactGeometry`].
+#[derive(Clone, Copy, Debug, Default)]
+struct GeometryBundle {
+    a: [u32; LANES],
+    b: [u32; LANES],
+    fill: u8,
+    /// Every lane is a two-point manifold on a face: the anchor update and
+    /// the position pass may run in lanes.
+    planar: bool,
+    count: [u8; LANES],
+    kind: [[FeatureKind; 2]; LANES],
+    points: [FeatureW; 2],
+}
+
+/// The scheduled contact constraints of one step, in bundles of four.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ContactBundles {
+    velocity: Vec<VelocityBundle>,
+    geometry: Vec<GeometryBundle>,
+    /// Per bundle and lane: restitution inputs and the contact.
+    info: Vec<[ConstraintInfo; LANES]>,
+    /// Per bundle: some lane has restitution.
+    bouncy: Vec<bool>,
+    /// Scratch: one level's constraints before they are cut into bundles.
+    level: Vec<u32>,
+}
+
+impl ContactBundles {
+    /// Removes every constraint, keeping the allocations.
+    pub fn clear(&mut self) {
+        self.velocity.clear();
+        self.geometry.clear();
+        self.info.clear();
+        self.bouncy.clear();
+    }
+
+    /// Moves the constraints of `block` (built in the solver's order) to the
+    /// end of this list in wavefront order (see `schedule`), four
+    /// independent ones to a bundle; leaves `block` empty.
+    pub fn append_scheduled(
+        &mut self,
+        block: &mut ContactConstraints,
+        wavefront: &mut Wavefront,
+        bodies: &[SolverBody],
+    ) {
+        let pairs = block.velocity.iter().map(|c| (c.a, c.b));
+        let (order, with_next) = wavefront.order_block(bodies, pairs);
+        let mut level = std::mem::take(&mut self.level);
+        level.clear();
+        for (&i, &same_level_next) in order.iter().zip(with_next) {
+            level.push(i);
+            if level.len() == LANES || !same_level_next {
+                self.push_bundle(block, &level);
+                level.clear();
+            }
+        }
+        self.level = level;
+        block.clear();
+    }
+
+    /// Packs the constraints `lanes` (1 to 4, independent) of `block` into a
+    /// bundle, padding with copies of the first.
+    fn push_bundle(&mut self, block: &ContactConstraints, lanes: &[u32]) {
+        let mut v = VelocityBundle {
+            fill: lanes.len() as u8,
+            ..Default::default()
+        };
+        let mut g = GeometryBundle {
+            fill: lanes.len() as u8,
+            ..Default::default()
+        };
+        let mut info = [block.info[lanes[0] as usize]; LANES];
+        let mut bouncy = false;
+        for (l, slot) in info.iter_mut().enumerate() {
+            let i = lanes.get(l).copied().unwrap_or(lanes[0]) as usize;
+            v.set_lane(l, &block.velocity[i]);
+            g.set_lane(l, &block.geometry[i]);
+            *slot = block.info[i];
+            bouncy |= l < lanes.len() && block.info[i].restitution != 0.0;
+        }
+        v.two_point = v.count.iter().all(|&c| c == 2);
+        g.planar = g.count.iter().all(|&c| c == 2)
+            && g.kind
+                .iter()
+                .flatten()
+                .all(|k| matches!(k, FeatureKind::PlaneA | FeatureKind::PlaneB));
+        self.velocity.push(v);
+        self.geometry.push(g);
+        self.info.push(info);
+        self.bouncy.push(bouncy);
+    }
+
+    /// Calls `f(contact, normal impulses, tangent impulses, count)` for every
+    /// constraint, to store its impulses for next step's warm start.
+    pub fn for_each_impulses(&self, mut f: impl FnMut(u32, [f32; 2], [f32; 2], usize)) {
+        for (v, info) in self.velocity.iter().zip(&self.info) {
+            for (l, info) in info.iter().enumerate().take(v.fill as usize) {
+                let [p1, p2] = &v.points;
+                f(
+                    info.contact,
+                    [
+                        p1.normal_impulse.as_array()[l],
+                        p2.normal_impulse.as_array()[l],
+                    ],
+                    [
+                        p1.tangent_impulse.as_array()[l],
+                        p2.tangent_impulse.as_array()[l],
+                    ],
+                    v.count[l] as usize,
+                );
+            }
+        }
+    }
+}
+
+/// `f32` lane `l` of `x`.
+#[inline(always)]
+fn get(x: &F, l: usize) -> f32 {
+    x.as_array()[l]
+}
+
+/// Sets lane `l` of `x`.
+#[inline(always)]
+fn put(x: &mut F, l: usize, v: f32) {
+    x.as_mut_array()[l] = v;
+}
+
+impl VelocityBundle {
+    /// Lane `l` as a scalar constraint.
+    fn lane(&self, l: usize) -> VelocityConstraint {
+        let point = |p: &PointW| VelocityPoint {
+            ra: p.ra.lane(l),
+            rb: p.rb.lane(l),
+            normal: p.normal.lane(l),
+            bias: get(&p.bias, l),
+            mass: get(&p.mass, l),
+            tangent_mass: get(&p.tangent_mass, l),
+            normal_impulse: get(&p.normal_impulse, l),
+            tangent_impulse: get(&p.tangent_impulse, l),
+            max_normal_impulse: get(&p.max_normal_impulse, l),
+        };
+        VelocityConstraint {
+            a: self.a[l],
+            b: self.b[l],
+            friction: get(&self.friction, l),
+            count: self.count[l],
+            block_ok: self.block_ok[l],
+            k: [get(&self.k11, l), get(&self.k12, l), get(&self.k22, l)],
+            rolling_arm: get(&self.rolling_arm, l),
+            angular_mass: get(&self.angular_mass, l),
+            rolling_impulse: get(&self.rolling_impulse, l),
+            points: [point(&self.points[0]), point(&self.points[1])],
+        }
+    }
+
+    /// Stores a scalar constraint into lane `l`.
+    fn set_lane(&mut self, l: usize, c: &VelocityConstraint) {
+        self.a[l] = c.a;
+        self.b[l] = c.b;
+        put(&mut self.friction, l, c.friction);
+        self.count[l] = c.count;
+        self.block_ok[l] = c.block_ok;
+        put(&mut self.k11, l, c.k[0]);
+        put(&mut self.k12, l, c.k[1]);
+        put(&mut self.k22, l, c.k[2]);
+        put(&mut self.rolling_arm, l, c.rolling_arm);
+        put(&mut self.angular_mass, l, c.angular_mass);
+        put(&mut self.rolling_impulse, l, c.rolling_impulse);
+        for (p, s) in self.points.iter_mut().zip(&c.points) {
+            p.ra.set_lane(l, s.ra);
+            p.rb.set_lane(l, s.rb);
+            p.normal.set_lane(l, s.normal);
+            put(&mut p.bias, l, s.bias);
+            put(&mut p.mass, l, s.mass);
+            put(&mut p.tangent_mass, l, s.tangent_mass);
+            put(&mut p.normal_impulse, l, s.normal_impulse);
+            put(&mut p.tangent_impulse, l, s.tangent_impulse);
+            put(&mut p.max_normal_impulse, l, s.max_normal_impulse);
+        }
+    }
+
+    /// The lanes in use.
+    #[inline(always)]
+    fn used(&self) -> std::ops::Range<usize> {
+        0..self.fill as usize
+    }
+
+    /// The used lanes' body indices.
+    #[inline(always)]
+    fn bodies(&self) -> (&[u32], &[u32]) {
+        let n = self.fill as usize;
+        (&self.a[..n], &self.b[..n])
+    }
+}
+
+impl GeometryBundle {
+    /// Lane `l` as scalar geometry.
+    fn lane(&self, l: usize) -> ContactGeometry {
+        let point = |p: &FeatureW, kind: FeatureKind| FeaturePoint {
+            ab: p.ab.lane(l),
+            fa: p.fa.lane(l),
+            fb: p.fb.lane(l),
+            fnormal: p.fnormal.lane(l),
+            flength: get(&p.flength, l),
+            radius: get(&p.radius, l),
+            point_radius: get(&p.point_radius, l),
+            kind,
+        };
+        let [k1, k2] = self.kind[l];
+        ContactGeometry {
+            a: self.a[l],
+            b: self.b[l],
+            count: self.count[l],
+            points: [point(&self.points[0], k1), point(&self.points[1], k2)],
+        }
+    }
+
+    /// Stores scalar geometry into lane `l`.
+    fn set_lane(&mut self, l: usize, g: &ContactGeometry) {
+        self.a[l] = g.a;
+        self.b[l] = g.b;
+        self.count[l] = g.count;
+        for (k, (p, s)) in self.points.iter_mut().zip(&g.points).enumerate() {
+            p.ab.set_lane(l, s.ab);
+            p.fa.set_lane(l, s.fa);
+            p.fb.set_lane(l, s.fb);
+            p.fnormal.set_lane(l, s.fnormal);
+            put(&mut p.flength, l, s.flength);
+            put(&mut p.radius, l, s.radius);
+            put(&mut p.point_radius, l, s.point_radius);
+            let plane_a = if s.kind == FeatureKind::PlaneA {
+                f32::from_bits(u32::MAX)
+            } else {
+                0.0
+            };
+            put(&mut p.plane_a, l, plane_a);
+            self.kind[l][k] = s.kind;
+        }
+    }
+}
+
+/// A contact point of four lanes from the current poses, as
+/// `super::current_geometry` for face features: separation, normal (A → B),
+/// anchor relative to A's centre, and B's centre relative to A's.
+#[inline(always)]
+fn planar_geometry(p: &FeatureW, qa: &PoseW, qb: &PoseW) -> (F, V2, V2, V2) {
+    let ab = p.ab + (qb.dp - qa.dp);
+    let pa = qa.dq.apply(p.fa);
+    let pb = ab + qb.dq.apply(p.fb);
+    let m = RotW::select(p.plane_a, qa.dq, qb.dq).apply(p.fnormal);
+    let face = V2::select(p.plane_a, pa, pb);
+    let other = V2::select(p.plane_a, pb, pa);
+    let d = other - face;
+    let t = V2::new(-m.y, m.x);
+    let u = t.dot(d);
+    let md = m.dot(d);
+    // `super::face_to_point`: beyond an end of its face, the point is
+    // measured from that end, along the line between them.
+    let beyond = ge(p.flength, F::ZERO) & gt(md, F::ZERO) & (lt(u, F::ZERO) | gt(u, p.flength));
+    // The direction `g` from the face to the point (the normal up to sign),
+    // and the separation.
+    let (g, s) = if beyond.any() {
+        let end = face + clamp(u, F::ZERO, p.flength) * t;
+        let w = other - end;
+        let len = w.dot(w).sqrt();
+        let g = V2::select(gt(len, F::ZERO), V2::new(w.x / len, w.y / len), m);
+        (
+            V2::select(beyond, g, m),
+            select(beyond, len - p.radius, md - p.radius),
+        )
+    } else {
+        (m, md - p.radius)
+    };
+    let n = V2::select(p.plane_a, g, -g);
+    let anchor = other - (p.point_radius + F::splat(0.5) * s) * g;
+    (s, n, anchor, ab)
+}
+
+/// Recomputes every point's anchors, normal, effective mass and velocity
+/// bias from the current poses (start of each substep with the substep `h`;
+/// before restitution with `h = 0`); see `super::update_one`.
+pub(crate) fn update_anchors(
+    constraints: &mut ContactBundles,
+    bodies: &[SolverBody],
+    poses: &[SolverPose],
+    h: f32,
+) {
+    let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
+    for (c, g) in constraints.velocity.iter_mut().zip(&constraints.geometry) {
+        if g.planar {
+            update_planar(c, g, bodies, poses, h, inv_h);
+        } else {
+            for l in c.used() {
+                let mut s = c.lane(l);
+                update_one(&mut s, &g.lane(l), bodies, poses, h, inv_h);
+                c.set_lane(l, &s);
+            }
+            c.all_block = c.used().all(|l| c.block_ok[l]);
+        }
+    }
+}
+
+/// [`update_anchors`] of a planar bundle in lanes.
+#[inline(always)]
+fn update_planar(
+    c: &mut VelocityBundle,
+    g: &GeometryBundle,
+    bodies: &[SolverBody],
+    poses: &[SolverPose],
+    h: f32,
+    inv_h: f32,
+) {
+    let (ba, bb) = (BodyW::gather(bodies, &g.a), BodyW::gather(bodies, &g.b));
+    let (qa, qb) = (PoseW::gather(poses, &g.a), PoseW::gather(poses, &g.b));
+    // Turning pairs get the second-order term of the predicted separation.
+    let curved = if h > 0.0 {
+        gt(ba.w.abs() + bb.w.abs(), F::splat(TURNING_SPIN))
+    } else {
+        F::ZERO
+    };
+    let predicted = curved.any().then(|| {
+        (
+            qa.integrate(&ba, F::splat(h)),
+            qb.integrate(&bb, F::splat(h)),
+        )
+    });
+    let inv_h = F::splat(inv_h);
+    let im = ba.inv_mass + bb.inv_mass;
+    let anchors = |p: &mut PointW, f: &FeatureW| {
+        let (s, n, ra, ab) = planar_geometry(f, &qa, &qb);
+        let rb = ra - ab;
+        let mut curve = F::ZERO;
+        if let Some((qa1, qb1)) = &predicted {
+            let (s1, ..) = planar_geometry(f, qa1, qb1);
+            let dv = relative_velocity(&ba, &bb, ra, rb);
+            curve = select(curved, s1 - s - F::splat(h) * dv.dot(n), F::ZERO);
+        }
+        let (rna, rnb) = (cross(ra, n), cross(rb, n));
+        let k = im + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
+        p.mass = inv_or_zero(k);
+        p.bias = (max(s, F::ZERO) + curve) * inv_h;
+        p.normal = n;
+        p.ra = ra;
+        p.rb = rb;
+        (rna, rnb, n)
+    };
+    let [p1, p2] = &mut c.points;
+    let (a1, b1, n1) = anchors(p1, &g.points[0]);
+    let (a2, b2, n2) = anchors(p2, &g.points[1]);
+    // `super::block_matrix` in lanes.
+    let k11 = im + ba.inv_inertia * a1 * a1 + bb.inv_inertia * b1 * b1;
+    let k22 = im + ba.inv_inertia * a2 * a2 + bb.inv_inertia * b2 * b2;
+    let k12 = im * n1.dot(n2) + ba.inv_inertia * a1 * a2 + bb.inv_inertia * b1 * b2;
+    let ok = gt(k11, F::ZERO)
+        & gt(k22, F::ZERO)
+        & lt(
+            k11 * k11,
+            F::splat(super::MAX_CONDITION) * (k11 * k22 - k12 * k12),
+        );
+    (c.k11, c.k12, c.k22) = (k11, k12, k22);
+    let bits = ok.to_bitmask();
+    for (l, b) in c.block_ok.iter_mut().enumerate() {
+        *b = bits & (1 << l) != 0;
+    }
+    c.all_block = c.used().all(|l| c.block_ok[l]);
+}
+
+/// Applies the accumulated impulses (start of each substep).
+pub(crate) fn warm_start(constraints: &ContactBundles, bodies: &mut [SolverBody]) {
+    for c in &constraints.velocity {
+        if !c.two_point {
+            for l in c.used() {
+                warm_one(&c.lane(l), bodies);
+            }
+            continue;
+        }
+        let (mut ba, mut bb) = (BodyW::gather(bodies, &c.a), BodyW::gather(bodies, &c.b));
+        for p in &c.points {
+            let n = p.normal;
+            let t = V2::new(n.y, -n.x);
+            let impulse = p.normal_impulse * n + p.tangent_impulse * t;
+            apply(&mut ba, &mut bb, p.ra, p.rb, impulse);
+        }
+        let (ia, ib) = c.bodies();
+        ba.scatter(bodies, ia);
+        bb.scatter(bodies, ib);
+    }
+}
+
+/// One velocity pass over all contacts; see `super::solve_one`.
+pub(crate) fn solve_velocities(constraints: &mut ContactBundles, bodies: &mut [SolverBody]) {
+    for c in &mut constraints.velocity {
+        if !(c.two_point && c.all_block) {
+            for l in c.used() {
+                let mut s = c.lane(l);
+                solve_one(&mut s, bodies);
+                c.set_lane(l, &s);
+            }
+            continue;
+        }
+        let (mut ba, mut bb) = (BodyW::gather(bodies, &c.a), BodyW::gather(bodies, &c.b));
+        let friction = c.friction;
+        let [p1, p2] = &mut c.points;
+        solve_friction(friction, p1, &mut ba, &mut bb);
+        solve_friction(friction, p2, &mut ba, &mut bb);
+        solve_normal_block(c, &mut ba, &mut bb);
+        let (ia, ib) = c.bodies();
+        ba.scatter(bodies, ia);
+        bb.scatter(bodies, ib);
+    }
+}
+
+/// `super::apply` in lanes.
+#[inline(always)]
+fn apply(ba: &mut BodyW, bb: &mut BodyW, ra: V2, rb: V2, impulse: V2) {
+    ba.v = ba.v - ba.inv_mass * impulse;
+    ba.w -= ba.inv_inertia * cross(ra, impulse);
+    bb.v = bb.v + bb.inv_mass * impulse;
+    bb.w += bb.inv_inertia * cross(rb, impulse);
+}
+
+/// Relative velocity at a point, as in the scalar routines.
+#[inline(always)]
+fn relative_velocity(ba: &BodyW, bb: &BodyW, ra: V2, rb: V2) -> V2 {
+    bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra)
+}
+
+/// `super::solve_friction` in lanes.
+#[inline(always)]
+fn solve_friction(friction: F, p: &mut PointW, ba: &mut BodyW, bb: &mut BodyW) {
+    let t = V2::new(p.normal.y, -p.normal.x);
+    let (ra, rb) = (p.ra, p.rb);
+    let vt = relative_velocity(ba, bb, ra, rb).dot(t);
+    let max_f = friction * p.normal_impulse;
+    let new = clamp(p.tangent_impulse - p.tangent_mass * vt, -max_f, max_f);
+    let delta = new - p.tangent_impulse;
+    p.tangent_impulse = new;
+    apply(ba, bb, ra, rb, delta * t);
+}
+
+/// `super::solve_normal_block` in lanes: the four cases of the 2×2 LCP are
+/// all computed and the first that holds is selected, in the scalar order.
+#[inline(always)]
+fn solve_normal_block(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
+    let [p1, p2] = &mut c.points;
+    let (ra1, rb1, n1) = (p1.ra, p1.rb, p1.normal);
+    let (ra2, rb2, n2) = (p2.ra, p2.rb, p2.normal);
+    let vn1 = relative_velocity(ba, bb, ra1, rb1).dot(n1) + p1.bias;
+    let vn2 = relative_velocity(ba, bb, ra2, rb2).dot(n2) + p2.bias;
+    let (k11, k12, k22) = (c.k11, c.k12, c.k22);
+    let (ax, ay) = (p1.normal_impulse, p2.normal_impulse);
+    let bx = vn1 - (k11 * ax + k12 * ay);
+    let by = vn2 - (k12 * ax + k22 * ay);
+    let det = k11 * k22 - k12 * k12;
+    let zero = F::ZERO;
+    // Both points active.
+    let both_x = -(k22 * bx - k12 * by) / det;
+    let both_y = -(k11 * by - k12 * bx) / det;
+    let both = ge(both_x, zero) & ge(both_y, zero);
+    // Only point 1, only point 2, neither.
+    let x1 = -bx / k11;
+    let only1 = ge(x1, zero) & ge(k12 * x1 + by, zero);
+    let x2 = -by / k22;
+    let only2 = ge(x2, zero) & ge(k12 * x2 + bx, zero);
+    let none = ge(bx, zero) & ge(by, zero);
+    // No case fits (rounding): keep the impulses.
+    let mut x = select(none, zero, ax);
+    let mut y = select(none, zero, ay);
+    x = select(only2, zero, x);
+    y = select(only2, x2, y);
+    x = select(only1, x1, x);
+    y = select(only1, zero, y);
+    x = select(both, both_x, x);
+    y = select(both, both_y, y);
+    let (dx, dy) = (x - ax, y - ay);
+    p1.normal_impulse = x;
+    p2.normal_impulse = y;
+    p1.max_normal_impulse = max(p1.max_normal_impulse, x);
+    p2.max_normal_impulse = max(p2.max_normal_impulse, y);
+    apply(ba, bb, ra1, rb1, dx * n1);
+    apply(ba, bb, ra2, rb2, dy * n2);
+}
+
+/// One NGS position pass; see `super::position_constraint`.
+pub(crate) fn solve_positions(
+    constraints: &ContactBundles,
+    bodies: &[SolverBody],
+    poses: &mut [SolverPose],
+    prm: &SolverParams,
+) {
+    for g in &constraints.geometry {
+        if g.planar {
+            position_planar(g, bodies, poses, prm);
+        } else {
+            for l in 0..g.fill as usize {
+                position_one(&g.lane(l), bodies, poses, prm);
+            }
+        }
+    }
+}
+
+/// The position correction of a planar bundle in lanes.
+#[inline(always)]
+fn position_planar(
+    g: &GeometryBundle,
+    bodies: &[SolverBody],
+    poses: &mut [SolverPose],
+    prm: &SolverParams,
+) {
+    let (mut qa, mut qb) = (PoseW::gather(poses, &g.a), PoseW::gather(poses, &g.b));
+    let (s1, n1, ra1, ab1) = planar_geometry(&g.points[0], &qa, &qb);
+    let (s2, n2, ra2, ab2) = planar_geometry(&g.points[1], &qa, &qb);
+    let target = |s: F| {
+        clamp(
+            F::splat(prm.position_correction) * (s + F::splat(prm.linear_slop)),
+            F::splat(-prm.max_correction),
+            F::ZERO,
+        )
+    };
+    let (c1, c2) = (target(s1), target(s2));
+    let active = lt(c1, F::ZERO) | lt(c2, F::ZERO);
+    if !active.any() {
+        return;
+    }
+    let (ba, bb) = (BodyW::gather(bodies, &g.a), BodyW::gather(bodies, &g.b));
+    let (rb1, rb2) = (ra1 - ab1, ra2 - ab2);
+    // `super::block_correction` in lanes.
+    let (a1, b1) = (cross(ra1, n1), cross(rb1, n1));
+    let (a2, b2) = (cross(ra2, n2), cross(rb2, n2));
+    let im = ba.inv_mass + bb.inv_mass;
+    let k11 = im + ba.inv_inertia * a1 * a1 + bb.inv_inertia * b1 * b1;
+    let k22 = im + ba.inv_inertia * a2 * a2 + bb.inv_inertia * b2 * b2;
+    let k12 = im * n1.dot(n2) + ba.inv_inertia * a1 * a2 + bb.inv_inertia * b1 * b2;
+    let zero = F::ZERO;
+    let singular = le(k11, zero) | le(k22, zero);
+    let (r1, r2) = (-c1, -c2);
+    let det = k11 * k22 - k12 * k12;
+    let both_l1 = (k22 * r1 - k12 * r2) / det;
+    let both_l2 = (k11 * r2 - k12 * r1) / det;
+    let both = gt(det, F::splat(1e-3) * k11 * k22) & ge(both_l1, zero) & ge(both_l2, zero);
+    let la = r1 / k11;
+    let only1 = ge(la, zero) & ge(k12 * la, r2);
+    let lb = r2 / k22;
+    let only2 = ge(lb, zero) & ge(k12 * lb, r1);
+    let deeper1 = le(c1, c2);
+    let mut l1 = select(deeper1, max(la, zero), zero);
+    let mut l2 = select(deeper1, zero, max(lb, zero));
+    l1 = select(only2, zero, l1);
+    l2 = select(only2, lb, l2);
+    l1 = select(only1, la, l1);
+    l2 = select(only1, zero, l2);
+    l1 = select(both, both_l1, l1);
+    l2 = select(both, both_l2, l2);
+    let skip = singular | !active;
+    l1 = select(skip, zero, l1);
+    l2 = select(skip, zero, l2);
+    push_apart(&ba, &bb, &mut qa, &mut qb, n1, ra1, rb1, l1);
+    push_apart(&ba, &bb, &mut qa, &mut qb, n2, ra2, rb2, l2);
+    let n = g.fill as usize;
+    qa.scatter(poses, bodies, &g.a[..n]);
+    qb.scatter(poses, bodies, &g.b[..n]);
+}
+
+/// `super::push_apart` in lanes: lanes with `lambda ≤ 0` keep their poses.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the scalar routine's arguments, spread
+fn push_apart(
+    ba: &BodyW,
+    bb: &BodyW,
+    qa: &mut PoseW,
+    qb: &mut PoseW,
+    n: V2,
+    ra: V2,
+    rb: V2,
+    lambda: F,
+) {
+    let push = gt(lambda, F::ZERO);
+    if !push.any() {
+        return;
+    }
+    let impulse = lambda * n;
+    let a = PoseW {
+        dp: qa.dp - ba.inv_mass * impulse,
+        dq: qa.dq.integrate(-ba.inv_inertia * cross(ra, impulse)),
+    };
+    let b = PoseW {
+        dp: qb.dp + bb.inv_mass * impulse,
+        dq: qb.dq.integrate(bb.inv_inertia * cross(rb, impulse)),
+    };
+    *qa = PoseW::select(push, &a, qa);
+    *qb = PoseW::select(push, &b, qb);
+}
+
+/// Restitution: bounce points whose approach speed exceeded the threshold and
+/// that carried load this step (lane by lane; few contacts bounce).
+pub(crate) fn apply_restitution(
+    constraints: &mut ContactBundles,
+    bodies: &mut [SolverBody],
+    prm: &SolverParams,
+) {
+    let bundles = constraints.velocity.iter_mut().zip(&constraints.info);
+    for ((c, info), _) in bundles.zip(&constraints.bouncy).filter(|(_, &b)| b) {
+        for l in c.used() {
+            if info[l].restitution == 0.0 {
+                continue;
+            }
+            let mut s = c.lane(l);
+            restitution_one(&mut s, &info[l], bodies, prm);
+            c.set_lane(l, &s);
+        }
+    }
+}

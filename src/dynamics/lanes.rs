@@ -1,0 +1,287 @@
+//! Four-lane arithmetic for the contact passes: one lane per constraint of a
+//! bundle of four independent constraints (see `schedule`).
+//!
+//! Every operation here is the lane-wise twin of the scalar one the solver
+//! uses (`glam::Vec2`, `math::cross`, `Rot::apply`, `Rot::integrate`), with
+//! the same operands in the same order and no fused multiply–add. IEEE 754
+//! rounds each lane's `+ - * /` and square root exactly as it rounds the
+//! scalar operation, so a bundle solved four lanes at a time gives the same
+//! bits as its constraints solved one by one.
+//!
+//! The lanes are `wide::f32x4`: SSE2 on x86-64, SIMD128 on wasm, NEON on
+//! aarch64, plain arrays elsewhere; all safe code.
+
+use super::solver_body::{SolverBody, SolverPose};
+use crate::math::Vec2;
+use std::ops::{Add, Mul, Neg, Sub};
+use wide::f32x4;
+
+/// Four lanes of `f32`.
+pub(crate) type F = f32x4;
+
+/// Lane-wise `if mask { a } else { b }` (mask lanes all ones or all zeros).
+#[inline(always)]
+pub(crate) fn select(mask: F, a: F, b: F) -> F {
+    mask.select(a, b)
+}
+
+/// Lane masks of the comparisons (all ones where true).
+#[inline(always)]
+pub(crate) fn gt(a: F, b: F) -> F {
+    a.simd_gt(b)
+}
+#[inline(always)]
+pub(crate) fn ge(a: F, b: F) -> F {
+    a.simd_ge(b)
+}
+#[inline(always)]
+pub(crate) fn lt(a: F, b: F) -> F {
+    a.simd_lt(b)
+}
+#[inline(always)]
+pub(crate) fn le(a: F, b: F) -> F {
+    a.simd_le(b)
+}
+
+/// `f32::clamp` lane-wise, in its order of tests (`x < lo` first, then
+/// `x > hi`), so that signed zeros come out as the scalar's.
+#[inline(always)]
+pub(crate) fn clamp(x: F, lo: F, hi: F) -> F {
+    let x = select(lt(x, lo), lo, x);
+    select(gt(x, hi), hi, x)
+}
+
+/// `f32::max` lane-wise for operands that are not NaN: the larger one, and
+/// `b` when they compare equal.
+#[inline(always)]
+pub(crate) fn max(a: F, b: F) -> F {
+    select(gt(a, b), a, b)
+}
+
+/// `if x > 0 { 1 / x } else { 0 }` lane-wise.
+#[inline(always)]
+pub(crate) fn inv_or_zero(x: F) -> F {
+    select(gt(x, F::ZERO), F::ONE / x, F::ZERO)
+}
+
+/// Four 2D vectors.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct V2 {
+    pub x: F,
+    pub y: F,
+}
+
+impl V2 {
+    #[inline(always)]
+    pub fn new(x: F, y: F) -> V2 {
+        V2 { x, y }
+    }
+
+    /// `Vec2::dot`: `x·x' + y·y'`.
+    #[inline(always)]
+    pub fn dot(self, o: V2) -> F {
+        self.x * o.x + self.y * o.y
+    }
+
+    /// The lanes where `mask` is set from `a`, the others from `b`.
+    #[inline(always)]
+    pub fn select(mask: F, a: V2, b: V2) -> V2 {
+        V2::new(select(mask, a.x, b.x), select(mask, a.y, b.y))
+    }
+
+    /// One lane as a `Vec2`.
+    #[inline(always)]
+    pub fn lane(&self, l: usize) -> Vec2 {
+        Vec2::new(self.x.as_array()[l], self.y.as_array()[l])
+    }
+
+    /// Sets one lane.
+    #[inline(always)]
+    pub fn set_lane(&mut self, l: usize, v: Vec2) {
+        self.x.as_mut_array()[l] = v.x;
+        self.y.as_mut_array()[l] = v.y;
+    }
+}
+
+impl Add for V2 {
+    type Output = V2;
+    #[inline(always)]
+    fn add(self, o: V2) -> V2 {
+        V2::new(self.x + o.x, self.y + o.y)
+    }
+}
+
+impl Sub for V2 {
+    type Output = V2;
+    #[inline(always)]
+    fn sub(self, o: V2) -> V2 {
+        V2::new(self.x - o.x, self.y - o.y)
+    }
+}
+
+impl Neg for V2 {
+    type Output = V2;
+    #[inline(always)]
+    fn neg(self) -> V2 {
+        V2::new(-self.x, -self.y)
+    }
+}
+
+/// `s * v`, as `f32 * Vec2`.
+impl Mul<V2> for F {
+    type Output = V2;
+    #[inline(always)]
+    fn mul(self, v: V2) -> V2 {
+        V2::new(self * v.x, self * v.y)
+    }
+}
+
+/// `math::cross`: `a.x·b.y - a.y·b.x`.
+#[inline(always)]
+pub(crate) fn cross(a: V2, b: V2) -> F {
+    a.x * b.y - a.y * b.x
+}
+
+/// `math::cross_sv`: `(-s·v.y, s·v.x)`.
+#[inline(always)]
+pub(crate) fn cross_sv(s: F, v: V2) -> V2 {
+    V2::new(-s * v.y, s * v.x)
+}
+
+/// Four rotations (cosine, sine), as `math::Rot`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct RotW {
+    pub cos: F,
+    pub sin: F,
+}
+
+impl RotW {
+    /// `Rot::apply`.
+    #[inline(always)]
+    pub fn apply(self, v: V2) -> V2 {
+        V2::new(
+            self.cos * v.x - self.sin * v.y,
+            self.sin * v.x + self.cos * v.y,
+        )
+    }
+
+    /// `Rot::integrate`: turn by `dangle` and renormalise.
+    #[inline(always)]
+    pub fn integrate(self, dangle: F) -> RotW {
+        let c = self.cos - dangle * self.sin;
+        let s = self.sin + dangle * self.cos;
+        let mag = (c * c + s * s).sqrt();
+        let inv = inv_or_zero(mag);
+        RotW {
+            cos: c * inv,
+            sin: s * inv,
+        }
+    }
+
+    /// The lanes where `mask` is set from `a`, the others from `b`.
+    #[inline(always)]
+    pub fn select(mask: F, a: RotW, b: RotW) -> RotW {
+        RotW {
+            cos: select(mask, a.cos, b.cos),
+            sin: select(mask, a.sin, b.sin),
+        }
+    }
+}
+
+/// The solver bodies of four lanes: velocities and inverse masses.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodyW {
+    pub v: V2,
+    pub w: F,
+    pub inv_mass: F,
+    pub inv_inertia: F,
+}
+
+impl BodyW {
+    /// Loads the bodies `idx` (one per lane).
+    #[inline(always)]
+    pub fn gather(bodies: &[SolverBody], idx: &[u32; 4]) -> BodyW {
+        let b = idx.map(|i| bodies[i as usize]);
+        let [vx, vy, w, inv_mass] =
+            F::transpose(b.map(|b| F::new([b.v.x, b.v.y, b.w, b.inv_mass])));
+        BodyW {
+            v: V2::new(vx, vy),
+            w,
+            inv_mass,
+            inv_inertia: F::new(b.map(|b| b.inv_inertia)),
+        }
+    }
+
+    /// Stores the velocities back into the bodies `idx` that respond to
+    /// impulses (as the scalar passes: a static or kinematic body shared by
+    /// several lanes is never written).
+    #[inline(always)]
+    pub fn scatter(&self, bodies: &mut [SolverBody], idx: &[u32]) {
+        let rows = F::transpose([self.v.x, self.v.y, self.w, self.inv_mass]);
+        for (row, &i) in rows.iter().zip(idx) {
+            let b = &mut bodies[i as usize];
+            if b.responds() {
+                let [x, y, w, _] = row.to_array();
+                b.v = Vec2::new(x, y);
+                b.w = w;
+            }
+        }
+    }
+}
+
+/// The pose changes of four lanes' bodies.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PoseW {
+    pub dp: V2,
+    pub dq: RotW,
+}
+
+impl PoseW {
+    /// Loads the poses of the bodies `idx` (one per lane).
+    #[inline(always)]
+    pub fn gather(poses: &[SolverPose], idx: &[u32; 4]) -> PoseW {
+        let [x, y, cos, sin] = F::transpose(idx.map(|i| {
+            let q = &poses[i as usize];
+            F::new([q.dp.x, q.dp.y, q.dq.cos, q.dq.sin])
+        }));
+        PoseW {
+            dp: V2::new(x, y),
+            dq: RotW { cos, sin },
+        }
+    }
+
+    /// Stores the poses back into the bodies `idx` that respond (see
+    /// [`BodyW::scatter`]).
+    #[inline(always)]
+    pub fn scatter(&self, poses: &mut [SolverPose], bodies: &[SolverBody], idx: &[u32]) {
+        let rows = F::transpose([self.dp.x, self.dp.y, self.dq.cos, self.dq.sin]);
+        for (row, &i) in rows.iter().zip(idx) {
+            if bodies[i as usize].responds() {
+                let [x, y, cos, sin] = row.to_array();
+                let q = &mut poses[i as usize];
+                q.dp = Vec2::new(x, y);
+                q.dq.cos = cos;
+                q.dq.sin = sin;
+            }
+        }
+    }
+
+    /// The lanes where `mask` is set from `a`, the others from `b`.
+    #[inline(always)]
+    pub fn select(mask: F, a: &PoseW, b: &PoseW) -> PoseW {
+        PoseW {
+            dp: V2::select(mask, a.dp, b.dp),
+            dq: RotW::select(mask, a.dq, b.dq),
+        }
+    }
+
+    /// `SolverPose::integrate`: the pose after `h` seconds at the bodies'
+    /// velocities.
+    #[inline(always)]
+    pub fn integrate(&self, b: &BodyW, h: F) -> PoseW {
+        PoseW {
+            dp: self.dp + h * b.v,
+            dq: self.dq.integrate(h * b.w),
+        }
+    }
+}
