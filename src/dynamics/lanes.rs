@@ -201,14 +201,20 @@ impl BodyW {
     /// Loads the bodies `idx` (one per lane).
     #[inline(always)]
     pub fn gather(bodies: &[SolverBody], idx: &[u32; 4]) -> BodyW {
-        let b = idx.map(|i| bodies[i as usize]);
-        let [vx, vy, w, inv_mass] =
-            F::transpose(b.map(|b| F::new([b.v.x, b.v.y, b.w, b.inv_mass])));
+        let row = |i: u32| {
+            let b = &bodies[i as usize];
+            (F::new([b.v.x, b.v.y, b.w, b.inv_mass]), b.inv_inertia)
+        };
+        let (r0, i0) = row(idx[0]);
+        let (r1, i1) = row(idx[1]);
+        let (r2, i2) = row(idx[2]);
+        let (r3, i3) = row(idx[3]);
+        let [vx, vy, w, inv_mass] = F::transpose([r0, r1, r2, r3]);
         BodyW {
             v: V2::new(vx, vy),
             w,
             inv_mass,
-            inv_inertia: F::new(b.map(|b| b.inv_inertia)),
+            inv_inertia: F::new([i0, i1, i2, i3]),
         }
     }
 
@@ -240,10 +246,11 @@ impl PoseW {
     /// Loads the poses of the bodies `idx` (one per lane).
     #[inline(always)]
     pub fn gather(poses: &[SolverPose], idx: &[u32; 4]) -> PoseW {
-        let [x, y, cos, sin] = F::transpose(idx.map(|i| {
+        let row = |i: u32| {
             let q = &poses[i as usize];
             F::new([q.dp.x, q.dp.y, q.dq.cos, q.dq.sin])
-        }));
+        };
+        let [x, y, cos, sin] = F::transpose([row(idx[0]), row(idx[1]), row(idx[2]), row(idx[3])]);
         PoseW {
             dp: V2::new(x, y),
             dq: RotW { cos, sin },
