@@ -143,16 +143,16 @@ struct ConstraintInfo {
     approach: [f32; 2],
 }
 
-/// One contact constraint, built from its manifold; the solver stores it
-/// into a lane of a bundle (see `bundles`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Constraint {
+/// The contact constraints of one step: three arrays, one entry per constraint
+/// in the same order, split by the passes that read them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ContactConstraints {
     /// Warm start, velocity iterations, restitution.
-    velocity: VelocityConstraint,
+    velocity: Vec<VelocityConstraint>,
     /// Anchor updates and the position pass.
-    geometry: ContactGeometry,
+    geometry: Vec<ContactGeometry>,
     /// Restitution and storing the impulses.
-    info: ConstraintInfo,
+    info: Vec<ConstraintInfo>,
 }
 
 /// Tunables the solver needs from the world settings.
@@ -164,10 +164,23 @@ pub(crate) struct SolverParams {
     pub restitution_threshold: f32,
 }
 
-impl Constraint {
-    /// The constraint of a manifold between bodies `a` and `b`.
+impl ContactConstraints {
+    /// Removes every constraint, keeping the allocations.
+    pub fn clear(&mut self) {
+        self.velocity.clear();
+        self.geometry.clear();
+        self.info.clear();
+    }
+
+    /// Number of constraints.
+    pub fn len(&self) -> usize {
+        self.velocity.len()
+    }
+
+    /// Adds a constraint built from a manifold between bodies `a` and `b`.
     #[allow(clippy::too_many_arguments)] // one call site, each argument distinct
-    pub fn build(
+    pub fn push(
+        &mut self,
         contact: u32,
         a: u32,
         b: u32,
@@ -181,7 +194,7 @@ impl Constraint {
         restitution: f32,
         gravity: Vec2,
         rolling_resistance: f32,
-    ) -> Constraint {
+    ) {
         let n = m.normal;
         let t = Vec2::new(n.y, -n.x);
         let mut points = [VelocityPoint::default(); 2];
@@ -248,32 +261,30 @@ impl Constraint {
         } else {
             0.0
         };
-        Constraint {
-            velocity: VelocityConstraint {
-                a,
-                b,
-                friction,
-                count: m.count as u8,
-                // Built on the current normals by `update_anchors`.
-                block_ok: false,
-                k: [0.0; 3],
-                rolling_arm,
-                angular_mass: if ii > 0.0 { 1.0 / ii } else { 0.0 },
-                rolling_impulse: 0.0,
-                points,
-            },
-            geometry: ContactGeometry {
-                a,
-                b,
-                count: m.count as u8,
-                points: geometry,
-            },
-            info: ConstraintInfo {
-                contact,
-                restitution,
-                approach,
-            },
-        }
+        self.velocity.push(VelocityConstraint {
+            a,
+            b,
+            friction,
+            count: m.count as u8,
+            // Built on the current normals by `update_anchors`.
+            block_ok: false,
+            k: [0.0; 3],
+            rolling_arm,
+            angular_mass: if ii > 0.0 { 1.0 / ii } else { 0.0 },
+            rolling_impulse: 0.0,
+            points,
+        });
+        self.geometry.push(ContactGeometry {
+            a,
+            b,
+            count: m.count as u8,
+            points: geometry,
+        });
+        self.info.push(ConstraintInfo {
+            contact,
+            restitution,
+            approach,
+        });
     }
 }
 

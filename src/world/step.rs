@@ -16,7 +16,7 @@
 use super::timer::Stopwatch;
 use super::world::{Contact, World, WorldEvent};
 use crate::collision::manifold::{self, Manifold};
-use crate::dynamics::contact_solver::{self, Constraint, SolverParams};
+use crate::dynamics::contact_solver::{self, SolverParams};
 use crate::dynamics::drag::DragConstraint;
 use crate::dynamics::material::{mix_friction, mix_restitution};
 use crate::dynamics::schedule::BLOCK;
@@ -227,34 +227,15 @@ impl World {
             }
         }
 
-        // Constraints are taken in contact order, a block at a time, and each
-        // block is built in wavefront order: bundles of four independent
-        // constraints, bit-identical results (see `schedule`).
+        // Constraints are built in contact order, a block at a time, and each
+        // block is appended in wavefront order: independent constraints side by
+        // side, bit-identical results (see `schedule`).
         let mut constraints = std::mem::take(&mut self.scratch.constraints);
         let mut block = std::mem::take(&mut self.scratch.block);
         let mut wavefront = std::mem::take(&mut self.scratch.wavefront);
         constraints.clear();
         block.clear();
         wavefront.reset(bodies.len());
-        let build = |k: u32| {
-            let c = &self.contacts[k as usize];
-            let body = |i: u32| self.slots[i as usize].body.as_ref().expect("listed body");
-            Constraint::build(
-                k,
-                c.a,
-                c.b,
-                body(c.a),
-                body(c.b),
-                &bodies[c.a as usize],
-                &bodies[c.b as usize],
-                &c.manifold,
-                &c.features,
-                c.friction,
-                c.restitution,
-                s.gravity,
-                s.rolling_resistance,
-            )
-        };
         for (k, c) in self.contacts.iter().enumerate() {
             if c.manifold.count == 0 {
                 continue;
@@ -271,13 +252,26 @@ impl World {
             if !(active(ba) || active(bb)) || ba.frozen || bb.frozen {
                 continue;
             }
-            block.push([k as u32, c.a, c.b]);
+            block.push(
+                k as u32,
+                c.a,
+                c.b,
+                ba,
+                bb,
+                &bodies[c.a as usize],
+                &bodies[c.b as usize],
+                &c.manifold,
+                &c.features,
+                c.friction,
+                c.restitution,
+                s.gravity,
+                s.rolling_resistance,
+            );
             if block.len() == BLOCK {
-                constraints.append_scheduled(&block, &mut wavefront, &bodies, build);
-                block.clear();
+                constraints.append_scheduled(&mut block, &mut wavefront, &bodies);
             }
         }
-        constraints.append_scheduled(&block, &mut wavefront, &bodies, build);
+        constraints.append_scheduled(&mut block, &mut wavefront, &bodies);
         self.scratch.block = block;
         self.scratch.wavefront = wavefront;
 

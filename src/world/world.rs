@@ -6,7 +6,7 @@ use crate::broadphase::{SapConfig, SweepAndPrune};
 use crate::collision::gjk::SimplexCache;
 use crate::collision::manifold::{Manifold, PointFeature};
 use crate::collision::Aabb;
-use crate::dynamics::contact_solver::ContactBundles;
+use crate::dynamics::contact_solver::{ContactBundles, ContactConstraints};
 use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
@@ -115,9 +115,8 @@ pub(crate) struct Scratch {
     pub integration: Vec<Integration>,
     pub constraints: ContactBundles,
     pub wavefront: Wavefront,
-    /// One block of constraints in contact order, before reordering: contact
-    /// index and the two bodies.
-    pub block: Vec<[u32; 3]>,
+    /// One block of constraints in contact order, before reordering.
+    pub block: ContactConstraints,
     pub contacts: Vec<Contact>,
     pub wake: Vec<u32>,
     pub islands: UnionFind,

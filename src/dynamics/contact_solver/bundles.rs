@@ -21,8 +21,9 @@
 //! stored to bodies, poses or contacts.
 
 use super::{
-    position_one, restitution_one, solve_one, update_one, warm_one, Constraint, ConstraintInfo,
-    ContactGeometry, FeaturePoint, SolverParams, VelocityConstraint, VelocityPoint, TURNING_SPIN,
+    position_one, restitution_one, solve_one, update_one, warm_one, ConstraintInfo,
+    ContactConstraints, ContactGeometry, FeaturePoint, SolverParams, VelocityConstraint,
+    VelocityPoint, TURNING_SPIN,
 };
 use crate::collision::manifold::FeatureKind;
 use crate::dynamics::lanes::{
@@ -109,6 +110,8 @@ pub(crate) struct ContactBundles {
     info: Vec<[ConstraintInfo; LANES]>,
     /// Per bundle: some lane has restitution.
     bouncy: Vec<bool>,
+    /// Scratch: one level's constraints before they are cut into bundles.
+    level: Vec<u32>,
 }
 
 impl ContactBundles {
@@ -120,34 +123,34 @@ impl ContactBundles {
         self.bouncy.clear();
     }
 
-    /// Appends the constraints of `block` (contact index and bodies, in the
-    /// solver's order) in wavefront order (see `schedule`), four independent
-    /// ones to a bundle, each built by `build` from its contact index.
+    /// Moves the constraints of `block` (built in the solver's order) to the
+    /// end of this list in wavefront order (see `schedule`), four
+    /// independent ones to a bundle; leaves `block` empty.
     pub fn append_scheduled(
         &mut self,
-        block: &[[u32; 3]],
+        block: &mut ContactConstraints,
         wavefront: &mut Wavefront,
         bodies: &[SolverBody],
-        mut build: impl FnMut(u32) -> Constraint,
     ) {
-        let pairs = block.iter().map(|&[_, a, b]| (a, b));
+        let pairs = block.velocity.iter().map(|c| (c.a, c.b));
         let (order, with_next) = wavefront.order_block(bodies, pairs);
-        let mut lanes = [0u32; LANES];
-        let mut n = 0;
+        let mut level = std::mem::take(&mut self.level);
+        level.clear();
         for (&i, &same_level_next) in order.iter().zip(with_next) {
-            lanes[n] = block[i as usize][0];
-            n += 1;
-            if n == LANES || !same_level_next {
-                self.push_bundle(&lanes[..n], &mut build);
-                n = 0;
+            level.push(i);
+            if level.len() == LANES || !same_level_next {
+                self.push_bundle(block, &level);
+                level.clear();
             }
         }
+        self.level = level;
+        block.clear();
     }
 
-    /// Builds the constraints of `contacts` (1 to 4, independent) into a new
-    /// bundle, padding it with copies of the first.
-    fn push_bundle(&mut self, contacts: &[u32], build: &mut impl FnMut(u32) -> Constraint) {
-        let fill = contacts.len() as u8;
+    /// Packs the constraints `lanes` (1 to 4, independent) of `block` into a
+    /// bundle, padding with copies of the first.
+    fn push_bundle(&mut self, block: &ContactConstraints, lanes: &[u32]) {
+        let fill = lanes.len() as u8;
         self.velocity.push(VelocityBundle {
             fill,
             ..Default::default()
@@ -160,22 +163,14 @@ impl ContactBundles {
             self.velocity.last_mut().expect("just pushed"),
             self.geometry.last_mut().expect("just pushed"),
         );
-        let first = build(contacts[0]);
-        let mut info = [first.info; LANES];
+        let mut info = [block.info[lanes[0] as usize]; LANES];
         let mut bouncy = false;
         for (l, slot) in info.iter_mut().enumerate() {
-            let built;
-            let c = match contacts.get(l) {
-                Some(&k) if l > 0 => {
-                    built = build(k);
-                    &built
-                }
-                _ => &first,
-            };
-            v.set_lane(l, &c.velocity);
-            g.set_lane(l, &c.geometry);
-            *slot = c.info;
-            bouncy |= l < contacts.len() && c.info.restitution != 0.0;
+            let i = lanes.get(l).copied().unwrap_or(lanes[0]) as usize;
+            v.set_lane(l, &block.velocity[i]);
+            g.set_lane(l, &block.geometry[i]);
+            *slot = block.info[i];
+            bouncy |= l < lanes.len() && block.info[i].restitution != 0.0;
         }
         v.two_point = v.count.iter().all(|&c| c == 2);
         g.planar = g.count.iter().all(|&c| c == 2)
