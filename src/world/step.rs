@@ -314,8 +314,7 @@ impl World {
             }
             contact_solver::solve_positions(&constraints, &bodies, &mut poses, &params);
         }
-        contact_solver::update_anchors(&mut constraints, &bodies, &poses, 0.0);
-        contact_solver::apply_restitution(&mut constraints, &mut bodies, &params);
+        contact_solver::apply_restitution(&mut constraints, &mut bodies, &poses, &params);
 
         constraints.for_each_impulses(|contact, normal, tangent, count| {
             let m = &mut self.contacts[contact as usize].manifold;

@@ -369,26 +369,39 @@ fn planar_geometry(p: &FeatureW, qa: &PoseW, qb: &PoseW) -> (F, V2, V2, V2) {
 }
 
 /// Recomputes every point's anchors, normal, effective mass and velocity
-/// bias from the current poses (start of each substep with the substep `h`;
-/// before restitution with `h = 0`); see `super::update_one`.
+/// bias from the current poses, at the start of a substep `h`; see
+/// `super::update_one`.
 pub(crate) fn update_anchors(
     constraints: &mut ContactBundles,
     bodies: &[SolverBody],
     poses: &[SolverPose],
     h: f32,
 ) {
-    let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
     for (c, g) in constraints.velocity.iter_mut().zip(&constraints.geometry) {
-        if g.planar {
-            update_planar(c, g, bodies, poses, h, inv_h);
-        } else {
-            for l in c.used() {
-                let mut s = c.lane(l);
-                update_one(&mut s, &g.lane(l), bodies, poses, h, inv_h);
-                c.set_lane(l, &s);
-            }
-            c.all_block = c.used().all(|l| c.block_ok[l]);
+        update_bundle(c, g, bodies, poses, h);
+    }
+}
+
+/// [`update_anchors`] of one bundle; `h = 0` (before restitution) leaves no
+/// bias.
+#[inline(always)]
+fn update_bundle(
+    c: &mut VelocityBundle,
+    g: &GeometryBundle,
+    bodies: &[SolverBody],
+    poses: &[SolverPose],
+    h: f32,
+) {
+    let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
+    if g.planar {
+        update_planar(c, g, bodies, poses, h, inv_h);
+    } else {
+        for l in c.used() {
+            let mut s = c.lane(l);
+            update_one(&mut s, &g.lane(l), bodies, poses, h, inv_h);
+            c.set_lane(l, &s);
         }
+        c.all_block = c.used().all(|l| c.block_ok[l]);
     }
 }
 
@@ -683,15 +696,21 @@ fn push_apart(
     *qb = PoseW::select(push, &b, qb);
 }
 
-/// Restitution: bounce points whose approach speed exceeded the threshold and
-/// that carried load this step (lane by lane; few contacts bounce).
+/// Restitution, after the substeps: bounce points whose approach speed
+/// exceeded the threshold and that carried load this step, lane by lane (few
+/// contacts bounce). Only the bundles with restitution need their anchors on
+/// the final poses (with `h = 0` the update reads poses and masses only, so
+/// it may be done bundle by bundle, just before each one's restitution).
 pub(crate) fn apply_restitution(
     constraints: &mut ContactBundles,
     bodies: &mut [SolverBody],
+    poses: &[SolverPose],
     prm: &SolverParams,
 ) {
-    let bundles = constraints.velocity.iter_mut().zip(&constraints.info);
-    for ((c, info), _) in bundles.zip(&constraints.bouncy).filter(|(_, &b)| b) {
+    let bundles = constraints.velocity.iter_mut().zip(&constraints.geometry);
+    let bundles = bundles.zip(&constraints.info).zip(&constraints.bouncy);
+    for (((c, g), info), _) in bundles.filter(|(_, &bouncy)| bouncy) {
+        update_bundle(c, g, bodies, poses, 0.0);
         for l in c.used() {
             if info[l].restitution == 0.0 {
                 continue;
