@@ -175,7 +175,7 @@ struct Face {
 /// The edge of `p` (placed at `xf`, in A's frame) whose normal best matches
 /// `local` (a unit direction in `p`'s own frame), with its alignment `n · local`.
 /// The first of equally aligned edges wins.
-#[inline]
+#[inline(always)]
 fn polygon_face(p: &Polygon, xf: &Iso, local: Vec2) -> (Face, f32) {
     let normals = p.normals();
     let mut best = 0;
