@@ -172,36 +172,42 @@ struct Face {
     id2: u8,
 }
 
+/// The edge of `p` (placed at `xf`, in A's frame) whose normal best matches
+/// `local` (a unit direction in `p`'s own frame), with its alignment `n · local`.
+/// The first of equally aligned edges wins.
+#[inline(always)]
+fn polygon_face(p: &Polygon, xf: &Iso, local: Vec2) -> (Face, f32) {
+    let normals = p.normals();
+    let mut best = 0;
+    let mut best_d = normals[0].dot(local);
+    for (i, n) in normals.iter().enumerate().skip(1) {
+        let d = n.dot(local);
+        if d > best_d {
+            best = i;
+            best_d = d;
+        }
+    }
+    let verts = p.vertices();
+    let j = (best + 1) % verts.len();
+    (
+        Face {
+            v1: xf.apply(verts[best]),
+            v2: xf.apply(verts[j]),
+            normal: xf.rot.apply(normals[best]),
+            radius: 0.0,
+            id1: best as u8,
+            id2: j as u8,
+        },
+        best_d,
+    )
+}
+
 /// The face of `shape` (placed at `xf`, in A's frame) whose normal best matches
 /// `dir`, with its alignment `n · dir` (`dir` unit).
 fn best_face(shape: &Shape, xf: &Iso, dir: Vec2) -> Option<(Face, f32)> {
     let local = xf.rot.apply_inv(dir);
     match shape {
-        Shape::Polygon(p) => {
-            let normals = p.normals();
-            let mut best = 0;
-            let mut best_d = normals[0].dot(local);
-            for (i, n) in normals.iter().enumerate().skip(1) {
-                let d = n.dot(local);
-                if d > best_d {
-                    best = i;
-                    best_d = d;
-                }
-            }
-            let verts = p.vertices();
-            let j = (best + 1) % verts.len();
-            Some((
-                Face {
-                    v1: xf.apply(verts[best]),
-                    v2: xf.apply(verts[j]),
-                    normal: xf.rot.apply(normals[best]),
-                    radius: 0.0,
-                    id1: best as u8,
-                    id2: j as u8,
-                },
-                best_d,
-            ))
-        }
+        Shape::Polygon(p) => Some(polygon_face(p, xf, local)),
         Shape::Capsule {
             half_height,
             radius,
@@ -246,6 +252,27 @@ pub fn collide(
 /// [`collide`], with the geometry of each point for the solver, and optionally
 /// the separating-axis fast path for overlapping polygons (`polygon_sat`).
 pub(crate) fn collide_with_features(
+    a: &Shape,
+    xa: &Iso,
+    b: &Shape,
+    xb: &Iso,
+    speculative: f32,
+    cache: &mut SimplexCache,
+    polygon_sat: bool,
+) -> (Manifold, [PointFeature; 2]) {
+    if polygon_sat {
+        if let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) {
+            if pa.vertices().len() <= SMALL_POLYGON && pb.vertices().len() <= SMALL_POLYGON {
+                return collide_small_polygons(a, pa, xa, b, pb, xb, speculative, cache);
+            }
+        }
+    }
+    collide_generic(a, xa, b, xb, speculative, cache, polygon_sat)
+}
+
+/// [`collide_with_features`] for any pair of shapes: the reference that the
+/// polygon fast path ([`collide_small_polygons`]) reproduces bit for bit.
+fn collide_generic(
     a: &Shape,
     xa: &Iso,
     b: &Shape,
@@ -311,6 +338,24 @@ pub(crate) fn collide_with_features(
             // reference side planes; the witness point below is still valid.
         }
     }
+    witness_manifold(a, xa, b, &contact, fa, fb)
+}
+
+/// The single-point manifold on the witness points of `contact` (A's frame),
+/// when no face pair gives clipped points; `fa` and `fb` are the faces found
+/// along the contact normal, with their alignments.
+fn witness_manifold(
+    a: &Shape,
+    xa: &Iso,
+    b: &Shape,
+    contact: &epa::CoreContact,
+    fa: Option<(Face, f32)>,
+    fb: Option<(Face, f32)>,
+) -> (Manifold, [PointFeature; 2]) {
+    let mut m = Manifold::default();
+    let mut features = [PointFeature::default(); 2];
+    let sep = contact.separation();
+    let n = contact.normal();
     let (pa, pb) = contact.points();
     m.normal = xa.rot.apply(n);
     m.points[0] = ManifoldPoint {
@@ -385,6 +430,181 @@ pub(crate) fn collide_with_features(
     }
     .to_world(xa);
     (m, features)
+}
+
+/// Largest vertex count of the polygon fast path. Up to 7 vertices,
+/// [`sat::max_edge_separation`] takes each edge's minimum in vertex order (the
+/// first of equal values wins), which the fast path reproduces; from 8 on the
+/// compiler may reduce in another order, which can pick the other zero of ±0.
+const SMALL_POLYGON: usize = 7;
+
+/// [`collide_generic`] for two overlapping polygons of at most
+/// [`SMALL_POLYGON`] vertices, with the same results bit for bit: the
+/// separating-axis test keeps the vertices it placed for the deepest-point
+/// search, one relative transform serves every stage, and the face searches
+/// skip the shape dispatch. Apart polygons go through GJK as before.
+#[allow(clippy::too_many_arguments)]
+fn collide_small_polygons(
+    a: &Shape,
+    pa: &Polygon,
+    xa: &Iso,
+    b: &Shape,
+    pb: &Polygon,
+    xb: &Iso,
+    speculative: f32,
+    cache: &mut SimplexCache,
+) -> (Manifold, [PointFeature; 2]) {
+    let xf = xa.inv_mul(xb); // B in A's frame
+    let Some(contact) = small_polygon_overlap(pa, xa, pb, xb, &xf) else {
+        return collide_generic(a, xa, b, xb, speculative, cache, false);
+    };
+    let mut m = Manifold::default();
+    let mut features = [PointFeature::default(); 2];
+    let sep = contact.separation();
+    let n = contact.normal(); // A's frame, A → B
+    if sep > speculative || !sep.is_finite() || !n.is_finite() {
+        return (m, features);
+    }
+    // As `best_face(a, &Iso::IDENTITY, n)` and `best_face(b, &xf, -n)`.
+    let fa = polygon_face(pa, &Iso::IDENTITY, Iso::IDENTITY.rot.apply_inv(n));
+    let fb = polygon_face(pb, &xf, xf.rot.apply_inv(-n));
+    let (align_a, align_b) = (fa.1, fb.1);
+    let flip = align_b > align_a + REFERENCE_HYSTERESIS;
+    let best_align = align_a.max(align_b);
+    if best_align >= 1.0 - FACE_ALIGNMENT_TOLERANCE {
+        // Incident face: reused when its search direction is the contact
+        // normal's (see `collide_generic`).
+        let (reference, incident) = if flip {
+            let dir = -fb.0.normal;
+            let incident = if dir == n {
+                fa.0
+            } else {
+                polygon_face(pa, &Iso::IDENTITY, Iso::IDENTITY.rot.apply_inv(dir)).0
+            };
+            (fb.0, incident)
+        } else {
+            let dir = -fa.0.normal;
+            let incident = if dir == -n {
+                fb.0
+            } else {
+                polygon_face(pb, &xf, xf.rot.apply_inv(dir)).0
+            };
+            (fa.0, incident)
+        };
+        clip(
+            &mut m,
+            &mut features,
+            &reference,
+            &incident,
+            flip,
+            speculative,
+        );
+        if m.count > 0 {
+            for (p, f) in m.points[..m.count].iter_mut().zip(&mut features) {
+                p.point = xa.apply(p.point);
+                *f = f.to_world(xa);
+            }
+            m.normal = xa.rot.apply(if flip {
+                -reference.normal
+            } else {
+                reference.normal
+            });
+            return (m, features);
+        }
+    }
+    witness_manifold(a, xa, b, &contact, Some(fa), Some(fb))
+}
+
+/// [`polygon_overlap`] for polygons of at most [`SMALL_POLYGON`] vertices, with
+/// the same results bit for bit: each polygon's vertices are placed in the
+/// other's frame once, for both the axis search and the deepest vertex.
+#[inline]
+fn small_polygon_overlap(
+    a: &Polygon,
+    xa: &Iso,
+    b: &Polygon,
+    xb: &Iso,
+    xf: &Iso,
+) -> Option<epa::CoreContact> {
+    let mut placed_b = [Vec2::ZERO; SMALL_POLYGON];
+    let placed_b = place(&mut placed_b, b, xf);
+    let (sa, ea) = max_separation_in_order(a, placed_b);
+    if sa > 0.0 {
+        return None;
+    }
+    let xf_ba = xb.inv_mul(xa); // A in B's frame
+    let mut placed_a = [Vec2::ZERO; SMALL_POLYGON];
+    let placed_a = place(&mut placed_a, a, &xf_ba);
+    let (sb, eb) = max_separation_in_order(b, placed_a);
+    if sb > 0.0 {
+        return None;
+    }
+    Some(if sb > sa {
+        let (v, nb) = (b.vertices()[eb], b.normals()[eb]);
+        let point_a = xf.apply(deepest_point(placed_a, v, nb));
+        let n = -xf.rot.apply(nb);
+        epa::CoreContact::Penetrating {
+            depth: -sb,
+            normal: n,
+            point_a,
+            point_b: point_a + sb * n,
+        }
+    } else {
+        let (v, n) = (a.vertices()[ea], a.normals()[ea]);
+        let point_b = deepest_point(placed_b, v, n);
+        epa::CoreContact::Penetrating {
+            depth: -sa,
+            normal: n,
+            point_a: point_b - sa * n,
+            point_b,
+        }
+    })
+}
+
+/// `p`'s vertices mapped by `xf` into the front of `out`, which is returned.
+#[inline]
+fn place<'o>(out: &'o mut [Vec2], p: &Polygon, xf: &Iso) -> &'o [Vec2] {
+    let out = &mut out[..p.vertices().len()];
+    for (o, w) in out.iter_mut().zip(p.vertices()) {
+        *o = xf.apply(*w);
+    }
+    out
+}
+
+/// [`sat::max_edge_separation`] of already placed points: for each edge of
+/// `a`, the smallest `n · (w - v)` over the points taken in order (a later
+/// point replaces the minimum only when strictly smaller), and the first edge
+/// of strictly largest separation.
+#[inline]
+fn max_separation_in_order(a: &Polygon, points: &[Vec2]) -> (f32, usize) {
+    let mut best = (f32::NEG_INFINITY, 0);
+    for (i, (v, n)) in a.vertices().iter().zip(a.normals()).enumerate() {
+        let mut s = f32::INFINITY;
+        for w in points {
+            let d = n.dot(*w - *v);
+            if d < s {
+                s = d;
+            }
+        }
+        if s > best.0 {
+            best = (s, i);
+        }
+    }
+    best
+}
+
+/// The first of the points deepest below the face through `v` with normal `n`
+/// (the origin when no distance compares below infinity).
+#[inline]
+fn deepest_point(points: &[Vec2], v: Vec2, n: Vec2) -> Vec2 {
+    let mut best = (f32::INFINITY, Vec2::ZERO);
+    for w in points {
+        let d = n.dot(*w - v);
+        if d < best.0 {
+            best = (d, *w);
+        }
+    }
+    best.1
 }
 
 /// Overlapping polygons, by the separating-axis test: when every edge normal of
@@ -533,6 +753,7 @@ pub fn collide_uncached(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso, speculative: f
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::Rot;
 
     #[test]
     fn box_resting_on_box_gives_two_points() {
@@ -641,6 +862,125 @@ mod tests {
         let ids1: Vec<u32> = m1.points().iter().map(|p| p.id).collect();
         let ids2: Vec<u32> = m2.points().iter().map(|p| p.id).collect();
         assert_eq!(ids1, ids2);
+    }
+
+    /// Every float of a manifold and its features as bits (NaN payloads and
+    /// signed zeros included), and the ids and counts.
+    fn manifold_bits(r: &(Manifold, [PointFeature; 2])) -> Vec<u32> {
+        let (m, features) = r;
+        let mut out = vec![m.normal.x.to_bits(), m.normal.y.to_bits(), m.count as u32];
+        for p in &m.points {
+            out.extend([p.point.x, p.point.y, p.separation].map(f32::to_bits));
+            out.extend([
+                p.id,
+                p.normal_impulse.to_bits(),
+                p.tangent_impulse.to_bits(),
+            ]);
+        }
+        for f in features {
+            out.push(f.kind as u32);
+            let floats = [f.pa.x, f.pa.y, f.pb.x, f.pb.y, f.normal.x, f.normal.y];
+            out.extend(floats.map(f32::to_bits));
+            out.extend([f.length, f.radius, f.point_radius].map(f32::to_bits));
+        }
+        out
+    }
+
+    #[test]
+    fn small_polygon_fast_path_matches_generic_bit_for_bit() {
+        let mut seed = 987654321u32;
+        let mut rnd = move || {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let ngon = |k: usize, r: f32, phase: f32| {
+            let pts: Vec<Vec2> = (0..k)
+                .map(|i| {
+                    let a = phase + i as f32 * std::f32::consts::TAU / k as f32;
+                    r * Vec2::new(libm::cosf(a), libm::sinf(a))
+                })
+                .collect();
+            Shape::polygon(&pts).unwrap()
+        };
+        let shapes = [
+            Shape::rect(0.5, 0.5),
+            Shape::rect(1.0, 0.2),
+            Shape::rect(0.25, 0.5),
+            ngon(3, 0.6, 0.1),
+            ngon(5, 0.5, 0.0),
+            ngon(6, 0.4, 0.0),
+            ngon(7, 0.45, 0.3),
+            // Vertices with zero and negative-zero coordinates.
+            Shape::polygon(&[
+                Vec2::new(-0.0, -0.5),
+                Vec2::new(0.5, 0.0),
+                Vec2::new(0.0, 0.5),
+                Vec2::new(-0.5, -0.0),
+            ])
+            .unwrap(),
+        ];
+        // Exact rotations (a box grid at rest) as well as generic ones.
+        let exact = [
+            Rot { cos: 1.0, sin: 0.0 },
+            Rot {
+                cos: 1.0,
+                sin: -0.0,
+            },
+            Rot { cos: 0.0, sin: 1.0 },
+            Rot {
+                cos: -1.0,
+                sin: 0.0,
+            },
+            Rot {
+                cos: -0.0,
+                sin: -1.0,
+            },
+        ];
+        let rot = |r: f32, small: bool| {
+            if r < 0.4 {
+                exact[(r * 12.5) as usize % exact.len()]
+            } else if small {
+                Rot::from_angle((r - 0.7) * 1e-3)
+            } else {
+                Rot::from_angle(20.0 * r)
+            }
+        };
+        let mut compared = [0usize; 3];
+        for k in 0..60_000 {
+            let a = &shapes[(rnd() * shapes.len() as f32) as usize % shapes.len()];
+            let b = &shapes[(rnd() * shapes.len() as f32) as usize % shapes.len()];
+            let small = k % 2 == 0;
+            let xa = Iso::from_parts(
+                Vec2::new((rnd() * 4.0).round() * 0.5, (rnd() * 4.0).round() * 0.5),
+                rot(rnd(), small),
+            );
+            // Offsets on a grid (flush faces, zero separations) or anywhere near.
+            let offset = if k % 3 == 0 {
+                Vec2::new(
+                    (rnd() * 8.0).round() * 0.25 - 1.0,
+                    (rnd() * 8.0).round() * 0.25 - 1.0,
+                )
+            } else {
+                Vec2::new(rnd() * 2.4 - 1.2, rnd() * 2.4 - 1.2)
+            };
+            let xb = Iso::from_parts(xa.translation + offset, rot(rnd(), small));
+            let speculative = [0.0, 0.02, 0.5][k % 3];
+            let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) else {
+                unreachable!()
+            };
+            let mut cache_fast = SimplexCache::default();
+            let mut cache_ref = SimplexCache::default();
+            let fast = collide_small_polygons(a, pa, &xa, b, pb, &xb, speculative, &mut cache_fast);
+            let reference = collide_generic(a, &xa, b, &xb, speculative, &mut cache_ref, true);
+            assert_eq!(
+                manifold_bits(&fast),
+                manifold_bits(&reference),
+                "{a:?} at {xa:?} against {b:?} at {xb:?}: {fast:?} vs {reference:?}"
+            );
+            assert_eq!(cache_fast, cache_ref);
+            compared[fast.0.count] += 1;
+        }
+        assert!(compared.iter().all(|&c| c > 1000), "{compared:?}");
     }
 
     #[test]
