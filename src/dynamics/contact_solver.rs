@@ -203,10 +203,6 @@ impl ContactConstraints {
         for (i, (mp, f)) in m.points().iter().zip(features).enumerate() {
             let ra = mp.point - body_a.center;
             let rb = mp.point - body_b.center;
-            let rna = cross(ra, n);
-            let rnb = cross(rb, n);
-            let kn =
-                sa.inv_mass + sb.inv_mass + sa.inv_inertia * rna * rna + sb.inv_inertia * rnb * rnb;
             let rta = cross(ra, t);
             let rtb = cross(rb, t);
             let kt =
@@ -232,9 +228,11 @@ impl ContactConstraints {
             points[i] = VelocityPoint {
                 ra,
                 rb,
+                // Normal, anchors, normal mass and bias are set from the
+                // feature geometry at the start of every substep.
                 normal: n,
                 bias: 0.0,
-                mass: if kn > 0.0 { 1.0 / kn } else { 0.0 },
+                mass: 0.0,
                 tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
                 normal_impulse: mp.normal_impulse,
                 tangent_impulse: mp.tangent_impulse,

@@ -61,6 +61,9 @@ struct VelocityBundle {
     /// Every lane is solved by the block solver this substep (set with the
     /// anchors).
     all_block: bool,
+    /// The next bundle is of the same level: the two share no responding
+    /// body, and the velocity pass may solve them side by side.
+    independent_of_next: bool,
     count: [u8; LANES],
     block_ok: [bool; LANES],
     friction: F,
@@ -141,6 +144,9 @@ impl ContactBundles {
             if level.len() == LANES || !same_level_next {
                 self.push_bundle(block, &level);
                 level.clear();
+                // The next bundle continues this level.
+                let last = self.velocity.last_mut().expect("just pushed");
+                last.independent_of_next = same_level_next;
             }
         }
         self.level = level;
@@ -492,27 +498,80 @@ pub(crate) fn warm_start(constraints: &ContactBundles, bodies: &mut [SolverBody]
     }
 }
 
-/// One velocity pass over all contacts; see `super::solve_one`.
+/// One velocity pass over all contacts; see `super::solve_one`. Two
+/// independent bundles in a row are solved side by side, which lets the CPU
+/// overlap their dependency chains; each body still sees the same
+/// operations in the same order.
 pub(crate) fn solve_velocities(constraints: &mut ContactBundles, bodies: &mut [SolverBody]) {
-    for c in &mut constraints.velocity {
-        if !(c.two_point && c.all_block) {
+    let cs = &mut constraints.velocity[..];
+    let mut i = 0;
+    while i < cs.len() {
+        if let [c1, c2, ..] = &mut cs[i..] {
+            if c1.independent_of_next && c1.in_lanes() && c2.in_lanes() {
+                solve_pair(c1, c2, bodies);
+                i += 2;
+                continue;
+            }
+        }
+        let c = &mut cs[i];
+        if c.in_lanes() {
+            solve_bundle(c, bodies);
+        } else {
             for l in c.used() {
                 let mut s = c.lane(l);
                 solve_one(&mut s, bodies);
                 c.set_lane(l, &s);
             }
-            continue;
         }
-        let (mut ba, mut bb) = (BodyW::gather(bodies, &c.a), BodyW::gather(bodies, &c.b));
-        let friction = c.friction;
-        let [p1, p2] = &mut c.points;
-        solve_friction(friction, p1, &mut ba, &mut bb);
-        solve_friction(friction, p2, &mut ba, &mut bb);
-        solve_normal_block(c, &mut ba, &mut bb);
-        let (ia, ib) = c.bodies();
-        ba.scatter(bodies, ia);
-        bb.scatter(bodies, ib);
+        i += 1;
     }
+}
+
+impl VelocityBundle {
+    /// Whether the velocity pass solves this bundle in lanes: every lane a
+    /// block-solved two-point manifold.
+    #[inline(always)]
+    fn in_lanes(&self) -> bool {
+        self.two_point && self.all_block
+    }
+}
+
+/// The velocity pass of one bundle in lanes: friction at both points, then
+/// the normal block.
+#[inline(always)]
+fn solve_bundle(c: &mut VelocityBundle, bodies: &mut [SolverBody]) {
+    let (mut ba, mut bb) = (BodyW::gather(bodies, &c.a), BodyW::gather(bodies, &c.b));
+    let friction = c.friction;
+    let [p1, p2] = &mut c.points;
+    solve_friction(friction, p1, &mut ba, &mut bb);
+    solve_friction(friction, p2, &mut ba, &mut bb);
+    solve_normal_block(c, &mut ba, &mut bb);
+    let (ia, ib) = c.bodies();
+    ba.scatter(bodies, ia);
+    bb.scatter(bodies, ib);
+}
+
+/// [`solve_bundle`] on two independent bundles, interleaved step by step.
+#[inline(always)]
+fn solve_pair(c1: &mut VelocityBundle, c2: &mut VelocityBundle, bodies: &mut [SolverBody]) {
+    let (mut a1, mut b1) = (BodyW::gather(bodies, &c1.a), BodyW::gather(bodies, &c1.b));
+    let (mut a2, mut b2) = (BodyW::gather(bodies, &c2.a), BodyW::gather(bodies, &c2.b));
+    let (f1, f2) = (c1.friction, c2.friction);
+    {
+        let ([p11, p12], [p21, p22]) = (&mut c1.points, &mut c2.points);
+        solve_friction(f1, p11, &mut a1, &mut b1);
+        solve_friction(f2, p21, &mut a2, &mut b2);
+        solve_friction(f1, p12, &mut a1, &mut b1);
+        solve_friction(f2, p22, &mut a2, &mut b2);
+    }
+    solve_normal_block(c1, &mut a1, &mut b1);
+    solve_normal_block(c2, &mut a2, &mut b2);
+    let (ia, ib) = c1.bodies();
+    a1.scatter(bodies, ia);
+    b1.scatter(bodies, ib);
+    let (ia, ib) = c2.bodies();
+    a2.scatter(bodies, ia);
+    b2.scatter(bodies, ib);
 }
 
 /// `super::apply` in lanes.
