@@ -99,6 +99,8 @@ struct GeometryBundle {
     /// Every lane is a two-point manifold on a face: the anchor update and
     /// the position pass may run in lanes.
     planar: bool,
+    /// As [`VelocityBundle::independent_of_next`].
+    independent_of_next: bool,
     count: [u8; LANES],
     kind: [[FeatureKind; 2]; LANES],
     points: [FeatureW; 2],
@@ -146,6 +148,8 @@ impl ContactBundles {
                 level.clear();
                 // The next bundle continues this level.
                 let last = self.velocity.last_mut().expect("just pushed");
+                last.independent_of_next = same_level_next;
+                let last = self.geometry.last_mut().expect("just pushed");
                 last.independent_of_next = same_level_next;
             }
         }
@@ -652,26 +656,62 @@ pub(crate) fn solve_positions(
     poses: &mut [SolverPose],
     prm: &SolverParams,
 ) {
-    for g in &constraints.geometry {
-        if g.planar {
-            position_planar(g, bodies, poses, prm);
-        } else {
-            for l in 0..g.fill as usize {
-                position_one(&g.lane(l), bodies, poses, prm);
+    let gs = &constraints.geometry[..];
+    let mut i = 0;
+    while i < gs.len() {
+        let g1 = &gs[i];
+        if let Some(g2) = gs.get(i + 1) {
+            if g1.independent_of_next && g1.planar && g2.planar {
+                // Two independent bundles side by side, as in the velocity
+                // pass.
+                let (qa1, qb1) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
+                let (qa2, qb2) = (PoseW::gather(poses, &g2.a), PoseW::gather(poses, &g2.b));
+                let moved1 = position_planar(g1, bodies, qa1, qb1, prm);
+                let moved2 = position_planar(g2, bodies, qa2, qb2, prm);
+                scatter_poses(g1, moved1, bodies, poses);
+                scatter_poses(g2, moved2, bodies, poses);
+                i += 2;
+                continue;
             }
         }
+        if g1.planar {
+            let (qa, qb) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
+            let moved = position_planar(g1, bodies, qa, qb, prm);
+            scatter_poses(g1, moved, bodies, poses);
+        } else {
+            for l in 0..g1.fill as usize {
+                position_one(&g1.lane(l), bodies, poses, prm);
+            }
+        }
+        i += 1;
     }
 }
 
-/// The position correction of a planar bundle in lanes.
+/// Stores a bundle's corrected poses, if any.
+#[inline(always)]
+fn scatter_poses(
+    g: &GeometryBundle,
+    moved: Option<(PoseW, PoseW)>,
+    bodies: &[SolverBody],
+    poses: &mut [SolverPose],
+) {
+    if let Some((qa, qb)) = moved {
+        let n = g.fill as usize;
+        qa.scatter(poses, bodies, &g.a[..n]);
+        qb.scatter(poses, bodies, &g.b[..n]);
+    }
+}
+
+/// The position correction of a planar bundle in lanes, from its bodies'
+/// poses `qa`, `qb`: the corrected poses, or `None` when no lane pushes.
 #[inline(always)]
 fn position_planar(
     g: &GeometryBundle,
     bodies: &[SolverBody],
-    poses: &mut [SolverPose],
+    mut qa: PoseW,
+    mut qb: PoseW,
     prm: &SolverParams,
-) {
-    let (mut qa, mut qb) = (PoseW::gather(poses, &g.a), PoseW::gather(poses, &g.b));
+) -> Option<(PoseW, PoseW)> {
     let (s1, n1, ra1, ab1) = planar_geometry(&g.points[0], &qa, &qb);
     let (s2, n2, ra2, ab2) = planar_geometry(&g.points[1], &qa, &qb);
     let target = |s: F| {
@@ -684,7 +724,7 @@ fn position_planar(
     let (c1, c2) = (target(s1), target(s2));
     let active = lt(c1, F::ZERO) | lt(c2, F::ZERO);
     if !active.any() {
-        return;
+        return None;
     }
     let (ba, bb) = (BodyW::gather(bodies, &g.a), BodyW::gather(bodies, &g.b));
     let (rb1, rb2) = (ra1 - ab1, ra2 - ab2);
@@ -720,9 +760,7 @@ fn position_planar(
     l2 = select(skip, zero, l2);
     push_apart(&ba, &bb, &mut qa, &mut qb, n1, ra1, rb1, l1);
     push_apart(&ba, &bb, &mut qa, &mut qb, n2, ra2, rb2, l2);
-    let n = g.fill as usize;
-    qa.scatter(poses, bodies, &g.a[..n]);
-    qb.scatter(poses, bodies, &g.b[..n]);
+    Some((qa, qb))
 }
 
 /// `super::push_apart` in lanes: lanes with `lambda ≤ 0` keep their poses.
