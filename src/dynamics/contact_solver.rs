@@ -96,8 +96,9 @@ struct VelocityConstraint {
     /// block solver.
     block_ok: bool,
     /// Effective-mass matrix of a two-point manifold on the points' current
-    /// normals and anchors: (k11, k12, k22), set by [`update_anchors`].
-    k: [f32; 3],
+    /// normals and anchors, and the inverse of its determinant: (k11, k12,
+    /// k22, 1/det), set with the anchors ([`update_one`]).
+    k: [f32; 4],
     /// Rolling resistance: torque cap per unit normal impulse (m), and the
     /// relative angular effective mass and accumulated angular impulse.
     rolling_arm: f32,
@@ -266,7 +267,7 @@ impl ContactConstraints {
             count: m.count as u8,
             // Built on the current normals by `update_anchors`.
             block_ok: false,
-            k: [0.0; 3],
+            k: [0.0; 4],
             rolling_arm,
             angular_mass: if ii > 0.0 { 1.0 / ii } else { 0.0 },
             rolling_impulse: 0.0,
@@ -388,7 +389,7 @@ fn block_matrix(
     p2: &VelocityPoint,
     ba: &SolverBody,
     bb: &SolverBody,
-) -> ([f32; 3], bool) {
+) -> ([f32; 4], bool) {
     let (n1, n2) = (p1.normal, p2.normal);
     let (a1, b1) = (cross(p1.ra, n1), cross(p1.rb, n1));
     let (a2, b2) = (cross(p2.ra, n2), cross(p2.rb, n2));
@@ -396,8 +397,9 @@ fn block_matrix(
     let k11 = im + ba.inv_inertia * a1 * a1 + bb.inv_inertia * b1 * b1;
     let k22 = im + ba.inv_inertia * a2 * a2 + bb.inv_inertia * b2 * b2;
     let k12 = im * n1.dot(n2) + ba.inv_inertia * a1 * a2 + bb.inv_inertia * b1 * b2;
-    let ok = k11 > 0.0 && k22 > 0.0 && k11 * k11 < MAX_CONDITION * (k11 * k22 - k12 * k12);
-    ([k11, k12, k22], ok)
+    let det = k11 * k22 - k12 * k12;
+    let ok = k11 > 0.0 && k22 > 0.0 && k11 * k11 < MAX_CONDITION * det;
+    ([k11, k12, k22, 1.0 / det], ok)
 }
 
 impl VelocityConstraint {
@@ -480,27 +482,28 @@ fn solve_normal_block(c: &mut VelocityConstraint, ba: &mut SolverBody, bb: &mut 
     let (ra2, rb2, n2) = (p2.ra, p2.rb, p2.normal);
     let vn1 = (bb.v + cross_sv(bb.w, rb1) - ba.v - cross_sv(ba.w, ra1)).dot(n1) + p1.bias;
     let vn2 = (bb.v + cross_sv(bb.w, rb2) - ba.v - cross_sv(ba.w, ra2)).dot(n2) + p2.bias;
-    let (k11, k12, k22) = (c.k[0], c.k[1], c.k[2]);
+    let [k11, k12, k22, inv_det] = c.k;
     let a = Vec2::new(p1.normal_impulse, p2.normal_impulse);
     // b = vn - K·a, so that vn(x) = K·x + b.
     let b = Vec2::new(vn1 - (k11 * a.x + k12 * a.y), vn2 - (k12 * a.x + k22 * a.y));
-    let det = k11 * k22 - k12 * k12;
+    // The reciprocals come from the anchor update, once per substep: 1/k11
+    // and 1/k22 are the points' normal masses.
     let x = 'found: {
         // Both points active: x = -K⁻¹ b.
         let x = Vec2::new(
-            -(k22 * b.x - k12 * b.y) / det,
-            -(k11 * b.y - k12 * b.x) / det,
+            -(k22 * b.x - k12 * b.y) * inv_det,
+            -(k11 * b.y - k12 * b.x) * inv_det,
         );
         if x.x >= 0.0 && x.y >= 0.0 {
             break 'found x;
         }
         // Only point 1 active.
-        let x1 = -b.x / k11;
+        let x1 = -b.x * p1.mass;
         if x1 >= 0.0 && k12 * x1 + b.y >= 0.0 {
             break 'found Vec2::new(x1, 0.0);
         }
         // Only point 2 active.
-        let x2 = -b.y / k22;
+        let x2 = -b.y * p2.mass;
         if x2 >= 0.0 && k12 * x2 + b.x >= 0.0 {
             break 'found Vec2::new(0.0, x2);
         }

@@ -70,6 +70,7 @@ struct VelocityBundle {
     k11: F,
     k12: F,
     k22: F,
+    inv_det: F,
     rolling_arm: F,
     angular_mass: F,
     rolling_impulse: F,
@@ -247,7 +248,12 @@ impl VelocityBundle {
             friction: get(&self.friction, l),
             count: self.count[l],
             block_ok: self.block_ok[l],
-            k: [get(&self.k11, l), get(&self.k12, l), get(&self.k22, l)],
+            k: [
+                get(&self.k11, l),
+                get(&self.k12, l),
+                get(&self.k22, l),
+                get(&self.inv_det, l),
+            ],
             rolling_arm: get(&self.rolling_arm, l),
             angular_mass: get(&self.angular_mass, l),
             rolling_impulse: get(&self.rolling_impulse, l),
@@ -265,6 +271,7 @@ impl VelocityBundle {
         put(&mut self.k11, l, c.k[0]);
         put(&mut self.k12, l, c.k[1]);
         put(&mut self.k22, l, c.k[2]);
+        put(&mut self.inv_det, l, c.k[3]);
         put(&mut self.rolling_arm, l, c.rolling_arm);
         put(&mut self.angular_mass, l, c.angular_mass);
         put(&mut self.rolling_impulse, l, c.rolling_impulse);
@@ -466,13 +473,10 @@ fn update_planar(
     let k11 = im + ba.inv_inertia * a1 * a1 + bb.inv_inertia * b1 * b1;
     let k22 = im + ba.inv_inertia * a2 * a2 + bb.inv_inertia * b2 * b2;
     let k12 = im * n1.dot(n2) + ba.inv_inertia * a1 * a2 + bb.inv_inertia * b1 * b2;
-    let ok = gt(k11, F::ZERO)
-        & gt(k22, F::ZERO)
-        & lt(
-            k11 * k11,
-            F::splat(super::MAX_CONDITION) * (k11 * k22 - k12 * k12),
-        );
-    (c.k11, c.k12, c.k22) = (k11, k12, k22);
+    let det = k11 * k22 - k12 * k12;
+    let condition = F::splat(super::MAX_CONDITION) * det;
+    let ok = gt(k11, F::ZERO) & gt(k22, F::ZERO) & lt(k11 * k11, condition);
+    (c.k11, c.k12, c.k22, c.inv_det) = (k11, k12, k22, F::ONE / det);
     let bits = ok.to_bitmask();
     for (l, b) in c.block_ok.iter_mut().enumerate() {
         *b = bits & (1 << l) != 0;
@@ -483,23 +487,29 @@ fn update_planar(
 /// Applies the accumulated impulses (start of each substep).
 pub(crate) fn warm_start(constraints: &ContactBundles, bodies: &mut [SolverBody]) {
     for c in &constraints.velocity {
-        if !c.two_point {
-            for l in c.used() {
-                warm_one(&c.lane(l), bodies);
-            }
-            continue;
-        }
-        let (mut ba, mut bb) = (BodyW::gather(bodies, &c.a), BodyW::gather(bodies, &c.b));
-        for p in &c.points {
-            let n = p.normal;
-            let t = V2::new(n.y, -n.x);
-            let impulse = p.normal_impulse * n + p.tangent_impulse * t;
-            apply(&mut ba, &mut bb, p.ra, p.rb, impulse);
-        }
-        let (ia, ib) = c.bodies();
-        ba.scatter(bodies, ia);
-        bb.scatter(bodies, ib);
+        warm_start_bundle(c, bodies);
     }
+}
+
+/// The warm start of one bundle.
+#[inline(always)]
+fn warm_start_bundle(c: &VelocityBundle, bodies: &mut [SolverBody]) {
+    if !c.two_point {
+        for l in c.used() {
+            warm_one(&c.lane(l), bodies);
+        }
+        return;
+    }
+    let (mut ba, mut bb) = (BodyW::gather(bodies, &c.a), BodyW::gather(bodies, &c.b));
+    for p in &c.points {
+        let n = p.normal;
+        let t = V2::new(n.y, -n.x);
+        let impulse = p.normal_impulse * n + p.tangent_impulse * t;
+        apply(&mut ba, &mut bb, p.ra, p.rb, impulse);
+    }
+    let (ia, ib) = c.bodies();
+    ba.scatter(bodies, ia);
+    bb.scatter(bodies, ib);
 }
 
 /// One velocity pass over all contacts; see `super::solve_one`. Two
@@ -619,16 +629,15 @@ fn solve_normal_block(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
     let (ax, ay) = (p1.normal_impulse, p2.normal_impulse);
     let bx = vn1 - (k11 * ax + k12 * ay);
     let by = vn2 - (k12 * ax + k22 * ay);
-    let det = k11 * k22 - k12 * k12;
     let zero = F::ZERO;
     // Both points active.
-    let both_x = -(k22 * bx - k12 * by) / det;
-    let both_y = -(k11 * by - k12 * bx) / det;
+    let both_x = -(k22 * bx - k12 * by) * c.inv_det;
+    let both_y = -(k11 * by - k12 * bx) * c.inv_det;
     let both = ge(both_x, zero) & ge(both_y, zero);
     // Only point 1, only point 2, neither.
-    let x1 = -bx / k11;
+    let x1 = -bx * p1.mass;
     let only1 = ge(x1, zero) & ge(k12 * x1 + by, zero);
-    let x2 = -by / k22;
+    let x2 = -by * p2.mass;
     let only2 = ge(x2, zero) & ge(k12 * x2 + bx, zero);
     let none = ge(bx, zero) & ge(by, zero);
     // No case fits (rounding): keep the impulses.
@@ -816,5 +825,255 @@ pub(crate) fn apply_restitution(
             restitution_one(&mut s, &info[l], bodies, prm);
             c.set_lane(l, &s);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The lane kernels against the scalar routines, bit for bit, on random
+    //! planar bundles: turning and resting pairs, static partners, points
+    //! inside and beyond their faces, bounded and unbounded faces.
+
+    use super::*;
+    use crate::math::{Rot, Vec2};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    struct Gen(ChaCha8Rng);
+
+    impl Gen {
+        fn f(&mut self, lo: f32, hi: f32) -> f32 {
+            lo + (hi - lo) * ((self.0.next_u32() >> 8) as f32 / 16_777_216.0)
+        }
+        fn coin(&mut self, p: f32) -> bool {
+            self.f(0.0, 1.0) < p
+        }
+        fn v(&mut self, r: f32) -> Vec2 {
+            Vec2::new(self.f(-r, r), self.f(-r, r))
+        }
+        fn rot(&mut self, max: f32) -> Rot {
+            Rot::from_angle(self.f(-max, max))
+        }
+    }
+
+    const STATIC: u32 = 8;
+
+    /// Nine bodies (lane `l` owns bodies `2l` and `2l + 1`; body 8 is static
+    /// and shared), their poses, and four planar constraints.
+    #[allow(clippy::type_complexity)]
+    fn case(
+        g: &mut Gen,
+    ) -> (
+        Vec<SolverBody>,
+        Vec<SolverPose>,
+        [VelocityConstraint; 4],
+        [ContactGeometry; 4],
+    ) {
+        let spin = g.coin(0.5);
+        let mut bodies: Vec<SolverBody> = (0..8)
+            .map(|_| SolverBody {
+                v: g.v(2.0),
+                w: if spin {
+                    g.f(-3.0, 3.0)
+                } else {
+                    g.f(-0.02, 0.02)
+                },
+                inv_mass: g.f(0.1, 2.0),
+                inv_inertia: g.f(0.1, 6.0),
+            })
+            .collect();
+        bodies.push(SolverBody::default());
+        let poses: Vec<SolverPose> = (0..9)
+            .map(|i| {
+                if i == STATIC as usize {
+                    SolverPose::default()
+                } else {
+                    SolverPose {
+                        dp: g.v(0.01),
+                        dq: g.rot(0.02),
+                    }
+                }
+            })
+            .collect();
+        let mut velocity = [None; 4];
+        let mut geometry = [None; 4];
+        for l in 0..4 {
+            let (mut a, mut b) = (2 * l as u32, 2 * l as u32 + 1);
+            if g.coin(0.2) {
+                b = STATIC;
+            } else if g.coin(0.2) {
+                a = STATIC;
+            }
+            let kind = if g.coin(0.5) {
+                FeatureKind::PlaneA
+            } else {
+                FeatureKind::PlaneB
+            };
+            let radius = if g.coin(0.5) { 0.0 } else { g.f(0.0, 0.1) };
+            let mut feature = || {
+                let angle = g.f(-3.1, 3.1);
+                FeaturePoint {
+                    ab: g.v(1.0),
+                    fa: g.v(0.5),
+                    fb: g.v(0.5),
+                    fnormal: Vec2::new(libm::cosf(angle), libm::sinf(angle)),
+                    flength: if g.coin(0.1) { -1.0 } else { g.f(0.0, 0.6) },
+                    radius,
+                    point_radius: radius * g.f(0.0, 1.0),
+                    kind,
+                }
+            };
+            let points = [feature(), feature()];
+            geometry[l] = Some(ContactGeometry {
+                a,
+                b,
+                count: 2,
+                points,
+            });
+            let mut point = || VelocityPoint {
+                tangent_mass: g.f(0.1, 1.0),
+                normal_impulse: g.f(0.0, 5.0),
+                tangent_impulse: g.f(-1.0, 1.0),
+                ..Default::default()
+            };
+            let points = [point(), point()];
+            velocity[l] = Some(VelocityConstraint {
+                a,
+                b,
+                friction: g.f(0.0, 1.0),
+                count: 2,
+                block_ok: false,
+                k: [0.0; 4],
+                rolling_arm: 0.0,
+                angular_mass: 0.0,
+                rolling_impulse: 0.0,
+                points,
+            });
+        }
+        (
+            bodies,
+            poses,
+            velocity.map(|c| c.expect("built")),
+            geometry.map(|c| c.expect("built")),
+        )
+    }
+
+    fn bundle(
+        v: &[VelocityConstraint; 4],
+        g: &[ContactGeometry; 4],
+    ) -> (VelocityBundle, GeometryBundle) {
+        let mut vb = VelocityBundle {
+            fill: 4,
+            two_point: true,
+            ..Default::default()
+        };
+        let mut gb = GeometryBundle {
+            fill: 4,
+            planar: true,
+            ..Default::default()
+        };
+        for l in 0..4 {
+            vb.set_lane(l, &v[l]);
+            gb.set_lane(l, &g[l]);
+        }
+        (vb, gb)
+    }
+
+    fn constraint_bits(c: &VelocityConstraint) -> Vec<u32> {
+        let mut bits = vec![c.block_ok as u32];
+        bits.extend(c.k.iter().map(|x| x.to_bits()));
+        for p in &c.points {
+            for x in [
+                p.ra.x,
+                p.ra.y,
+                p.rb.x,
+                p.rb.y,
+                p.normal.x,
+                p.normal.y,
+                p.bias,
+                p.mass,
+                p.normal_impulse,
+                p.tangent_impulse,
+                p.max_normal_impulse,
+            ] {
+                bits.push(x.to_bits());
+            }
+        }
+        bits
+    }
+
+    fn body_bits(bodies: &[SolverBody]) -> Vec<u32> {
+        bodies
+            .iter()
+            .flat_map(|b| [b.v.x, b.v.y, b.w].map(f32::to_bits))
+            .collect()
+    }
+
+    fn pose_bits(poses: &[SolverPose]) -> Vec<u32> {
+        poses
+            .iter()
+            .flat_map(|q| [q.dp.x, q.dp.y, q.dq.cos, q.dq.sin].map(f32::to_bits))
+            .collect()
+    }
+
+    #[test]
+    fn lane_kernels_match_the_scalar_routines_bit_for_bit() {
+        let mut g = Gen(ChaCha8Rng::seed_from_u64(0x5eed));
+        let prm = SolverParams {
+            linear_slop: 0.005,
+            position_correction: 0.2,
+            max_correction: 0.2,
+            restitution_threshold: 1.0,
+        };
+        let (mut solved_in_lanes, mut pushed) = (0, 0);
+        for _ in 0..3000 {
+            let (bodies, poses, mut vc, gc) = case(&mut g);
+            let (mut vb, gb) = bundle(&vc, &gc);
+            for h in [1.0 / 240.0, 0.0] {
+                // Anchor update.
+                let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
+                for l in 0..4 {
+                    update_one(&mut vc[l], &gc[l], &bodies, &poses, h, inv_h);
+                }
+                update_planar(&mut vb, &gb, &bodies, &poses, h, inv_h);
+                for (l, c) in vc.iter().enumerate() {
+                    assert_eq!(constraint_bits(&vb.lane(l)), constraint_bits(c), "update");
+                }
+                assert_eq!(vb.all_block, vc.iter().all(|c| c.block_ok));
+            }
+            // Warm start and two velocity passes.
+            let (mut scalar, mut lanes) = (bodies.clone(), bodies.clone());
+            for c in &vc {
+                warm_one(c, &mut scalar);
+            }
+            warm_start_bundle(&vb, &mut lanes);
+            assert_eq!(body_bits(&lanes), body_bits(&scalar), "warm start");
+            if vb.in_lanes() {
+                solved_in_lanes += 1;
+                for _ in 0..2 {
+                    for c in &mut vc {
+                        solve_one(c, &mut scalar);
+                    }
+                    solve_bundle(&mut vb, &mut lanes);
+                    assert_eq!(body_bits(&lanes), body_bits(&scalar), "velocity");
+                    for (l, c) in vc.iter().enumerate() {
+                        assert_eq!(constraint_bits(&vb.lane(l)), constraint_bits(c));
+                    }
+                }
+            }
+            // Position pass.
+            let (mut scalar, mut lanes) = (poses.clone(), poses.clone());
+            for c in &gc {
+                position_one(c, &bodies, &mut scalar, &prm);
+            }
+            let (qa, qb) = (PoseW::gather(&lanes, &gb.a), PoseW::gather(&lanes, &gb.b));
+            let moved = position_planar(&gb, &bodies, qa, qb, &prm);
+            pushed += moved.is_some() as u32;
+            scatter_poses(&gb, moved, &bodies, &mut lanes);
+            assert_eq!(pose_bits(&lanes), pose_bits(&scalar), "position");
+        }
+        // The kernels' interesting paths were exercised.
+        assert!(solved_in_lanes > 1000, "{solved_in_lanes} bundles in lanes");
+        assert!(pushed > 1000, "{pushed} bundles pushed");
     }
 }
