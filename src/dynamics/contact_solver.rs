@@ -208,22 +208,27 @@ impl ContactConstraints {
             let rtb = cross(rb, t);
             let kt =
                 sa.inv_mass + sb.inv_mass + sa.inv_inertia * rta * rta + sb.inv_inertia * rtb * rtb;
-            let dv = sb.v + cross_sv(sb.w, rb) - sa.v - cross_sv(sa.w, ra);
-            // Approach speed for restitution. A speculative contact (gap s > 0)
-            // is met part-way through the step; extrapolate the approach across
-            // the gap under the pair's relative gravity (v² = v₀² - 2·a·s), or a
-            // falling body would bounce with the speed it had a few cm earlier.
-            let mut vn0 = dv.dot(n);
-            let gravity_of = |b: &Body| {
-                if b.kind == super::BodyKind::Dynamic {
-                    b.gravity_scale
-                } else {
-                    0.0
+            // Approach speed for restitution (needed only where there is
+            // some). A speculative contact (gap s > 0) is met part-way
+            // through the step; extrapolate the approach across the gap
+            // under the pair's relative gravity (v² = v₀² - 2·a·s), or a
+            // falling body would bounce with the speed it had a few cm
+            // earlier.
+            let mut vn0 = 0.0;
+            if restitution != 0.0 {
+                let dv = sb.v + cross_sv(sb.w, rb) - sa.v - cross_sv(sa.w, ra);
+                vn0 = dv.dot(n);
+                let gravity_of = |b: &Body| {
+                    if b.kind == super::BodyKind::Dynamic {
+                        b.gravity_scale
+                    } else {
+                        0.0
+                    }
+                };
+                let a_n = gravity.dot(n) * (gravity_of(body_b) - gravity_of(body_a));
+                if vn0 < 0.0 && mp.separation > 0.0 && a_n < 0.0 {
+                    vn0 = -libm::sqrtf(vn0 * vn0 - 2.0 * a_n * mp.separation);
                 }
-            };
-            let a_n = gravity.dot(n) * (gravity_of(body_b) - gravity_of(body_a));
-            if vn0 < 0.0 && mp.separation > 0.0 && a_n < 0.0 {
-                vn0 = -libm::sqrtf(vn0 * vn0 - 2.0 * a_n * mp.separation);
             }
             approach[i] = vn0;
             points[i] = VelocityPoint {

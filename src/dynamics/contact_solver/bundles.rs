@@ -22,8 +22,8 @@
 
 use super::{
     position_one, restitution_one, solve_one, update_one, warm_one, ConstraintInfo,
-    ContactConstraints, ContactGeometry, FeaturePoint, SolverParams, VelocityConstraint,
-    VelocityPoint, TURNING_SPIN,
+    ContactConstraints, ContactGeometry, SolverParams, VelocityConstraint, VelocityPoint,
+    TURNING_SPIN,
 };
 use crate::collision::manifold::FeatureKind;
 use crate::dynamics::lanes::{
@@ -56,6 +56,10 @@ struct VelocityBundle {
     b: [u32; LANES],
     /// Lanes in use (1 to 4); the others repeat lane 0.
     fill: u8,
+    /// Where this bundle's constraints start in the scalar lists, when they
+    /// are not all planar two-point manifolds: the passes then solve them one
+    /// by one with the scalar routines, and the lanes are unused.
+    scalar: Option<u32>,
     /// Every lane is a two-point manifold.
     two_point: bool,
     /// Every lane is solved by the block solver this substep (set with the
@@ -103,7 +107,6 @@ struct GeometryBundle {
     /// As [`VelocityBundle::independent_of_next`].
     independent_of_next: bool,
     count: [u8; LANES],
-    kind: [[FeatureKind; 2]; LANES],
     points: [FeatureW; 2],
 }
 
@@ -116,6 +119,10 @@ pub(crate) struct ContactBundles {
     info: Vec<[ConstraintInfo; LANES]>,
     /// Per bundle: some lane has restitution.
     bouncy: Vec<bool>,
+    /// The constraints of the bundles solved one by one (see
+    /// [`VelocityBundle::scalar`]), in order.
+    scalar_velocity: Vec<VelocityConstraint>,
+    scalar_geometry: Vec<ContactGeometry>,
     /// Scratch: one level's constraints before they are cut into bundles.
     level: Vec<u32>,
 }
@@ -127,6 +134,8 @@ impl ContactBundles {
         self.geometry.clear();
         self.info.clear();
         self.bouncy.clear();
+        self.scalar_velocity.clear();
+        self.scalar_geometry.clear();
     }
 
     /// Moves the constraints of `block` (built in the solver's order) to the
@@ -162,35 +171,57 @@ impl ContactBundles {
     /// bundle, padding with copies of the first.
     fn push_bundle(&mut self, block: &ContactConstraints, lanes: &[u32]) {
         let fill = lanes.len() as u8;
+        let planar = lanes.iter().all(|&i| {
+            let g = &block.geometry[i as usize];
+            g.count == 2
+                && g.points
+                    .iter()
+                    .all(|p| matches!(p.kind, FeatureKind::PlaneA | FeatureKind::PlaneB))
+        });
+        let mut info = [block.info[lanes[0] as usize]; LANES];
+        let mut bouncy = false;
+        for (l, slot) in info.iter_mut().enumerate() {
+            let i = lanes.get(l).copied().unwrap_or(lanes[0]) as usize;
+            *slot = block.info[i];
+            bouncy |= l < lanes.len() && block.info[i].restitution != 0.0;
+        }
+        self.info.push(info);
+        self.bouncy.push(bouncy);
+        if !planar {
+            self.velocity.push(VelocityBundle {
+                fill,
+                scalar: Some(self.scalar_velocity.len() as u32),
+                ..Default::default()
+            });
+            self.geometry.push(GeometryBundle {
+                fill,
+                ..Default::default()
+            });
+            for &i in lanes {
+                self.scalar_velocity.push(block.velocity[i as usize]);
+                self.scalar_geometry.push(block.geometry[i as usize]);
+            }
+            return;
+        }
         self.velocity.push(VelocityBundle {
             fill,
+            two_point: true,
             ..Default::default()
         });
         self.geometry.push(GeometryBundle {
             fill,
+            planar: true,
             ..Default::default()
         });
         let (v, g) = (
             self.velocity.last_mut().expect("just pushed"),
             self.geometry.last_mut().expect("just pushed"),
         );
-        let mut info = [block.info[lanes[0] as usize]; LANES];
-        let mut bouncy = false;
-        for (l, slot) in info.iter_mut().enumerate() {
+        for l in 0..LANES {
             let i = lanes.get(l).copied().unwrap_or(lanes[0]) as usize;
             v.set_lane(l, &block.velocity[i]);
             g.set_lane(l, &block.geometry[i]);
-            *slot = block.info[i];
-            bouncy |= l < lanes.len() && block.info[i].restitution != 0.0;
         }
-        v.two_point = v.count.iter().all(|&c| c == 2);
-        g.planar = g.count.iter().all(|&c| c == 2)
-            && g.kind
-                .iter()
-                .flatten()
-                .all(|k| matches!(k, FeatureKind::PlaneA | FeatureKind::PlaneB));
-        self.info.push(info);
-        self.bouncy.push(bouncy);
     }
 
     /// Calls `f(contact, normal impulses, tangent impulses, count)` for every
@@ -198,17 +229,19 @@ impl ContactBundles {
     pub fn for_each_impulses(&self, mut f: impl FnMut(u32, [f32; 2], [f32; 2], usize)) {
         for (v, info) in self.velocity.iter().zip(&self.info) {
             for (l, info) in info.iter().enumerate().take(v.fill as usize) {
+                if let Some(start) = v.scalar {
+                    let c = &self.scalar_velocity[start as usize + l];
+                    let [p1, p2] = &c.points;
+                    let normal = [p1.normal_impulse, p2.normal_impulse];
+                    let tangent = [p1.tangent_impulse, p2.tangent_impulse];
+                    f(info.contact, normal, tangent, c.count as usize);
+                    continue;
+                }
                 let [p1, p2] = &v.points;
                 f(
                     info.contact,
-                    [
-                        p1.normal_impulse.as_array()[l],
-                        p2.normal_impulse.as_array()[l],
-                    ],
-                    [
-                        p1.tangent_impulse.as_array()[l],
-                        p2.tangent_impulse.as_array()[l],
-                    ],
+                    [get(&p1.normal_impulse, l), get(&p2.normal_impulse, l)],
+                    [get(&p1.tangent_impulse, l), get(&p2.tangent_impulse, l)],
                     v.count[l] as usize,
                 );
             }
@@ -303,33 +336,12 @@ impl VelocityBundle {
 }
 
 impl GeometryBundle {
-    /// Lane `l` as scalar geometry.
-    fn lane(&self, l: usize) -> ContactGeometry {
-        let point = |p: &FeatureW, kind: FeatureKind| FeaturePoint {
-            ab: p.ab.lane(l),
-            fa: p.fa.lane(l),
-            fb: p.fb.lane(l),
-            fnormal: p.fnormal.lane(l),
-            flength: get(&p.flength, l),
-            radius: get(&p.radius, l),
-            point_radius: get(&p.point_radius, l),
-            kind,
-        };
-        let [k1, k2] = self.kind[l];
-        ContactGeometry {
-            a: self.a[l],
-            b: self.b[l],
-            count: self.count[l],
-            points: [point(&self.points[0], k1), point(&self.points[1], k2)],
-        }
-    }
-
     /// Stores scalar geometry into lane `l`.
     fn set_lane(&mut self, l: usize, g: &ContactGeometry) {
         self.a[l] = g.a;
         self.b[l] = g.b;
         self.count[l] = g.count;
-        for (k, (p, s)) in self.points.iter_mut().zip(&g.points).enumerate() {
+        for (p, s) in self.points.iter_mut().zip(&g.points) {
             p.ab.set_lane(l, s.ab);
             p.fa.set_lane(l, s.fa);
             p.fb.set_lane(l, s.fb);
@@ -343,7 +355,6 @@ impl GeometryBundle {
                 0.0
             };
             put(&mut p.plane_a, l, plane_a);
-            self.kind[l][k] = s.kind;
         }
     }
 }
@@ -394,8 +405,12 @@ pub(crate) fn update_anchors(
     poses: &[SolverPose],
     h: f32,
 ) {
+    let (sv, sg) = (
+        &mut constraints.scalar_velocity[..],
+        &constraints.scalar_geometry[..],
+    );
     for (c, g) in constraints.velocity.iter_mut().zip(&constraints.geometry) {
-        update_bundle(c, g, bodies, poses, h);
+        update_bundle(c, g, (&mut *sv, sg), bodies, poses, h);
     }
 }
 
@@ -405,20 +420,20 @@ pub(crate) fn update_anchors(
 fn update_bundle(
     c: &mut VelocityBundle,
     g: &GeometryBundle,
+    scalar: (&mut [VelocityConstraint], &[ContactGeometry]),
     bodies: &[SolverBody],
     poses: &[SolverPose],
     h: f32,
 ) {
     let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
-    if g.planar {
-        update_planar(c, g, bodies, poses, h, inv_h);
-    } else {
-        for l in c.used() {
-            let mut s = c.lane(l);
-            update_one(&mut s, &g.lane(l), bodies, poses, h, inv_h);
-            c.set_lane(l, &s);
+    match c.scalar {
+        Some(start) => {
+            let range = start as usize..start as usize + c.fill as usize;
+            for (s, sg) in scalar.0[range.clone()].iter_mut().zip(&scalar.1[range]) {
+                update_one(s, sg, bodies, poses, h, inv_h);
+            }
         }
-        c.all_block = c.used().all(|l| c.block_ok[l]);
+        None => update_planar(c, g, bodies, poses, h, inv_h),
     }
 }
 
@@ -487,19 +502,21 @@ fn update_planar(
 /// Applies the accumulated impulses (start of each substep).
 pub(crate) fn warm_start(constraints: &ContactBundles, bodies: &mut [SolverBody]) {
     for c in &constraints.velocity {
-        warm_start_bundle(c, bodies);
+        match c.scalar {
+            Some(start) => {
+                let start = start as usize;
+                for s in &constraints.scalar_velocity[start..start + c.fill as usize] {
+                    warm_one(s, bodies);
+                }
+            }
+            None => warm_start_bundle(c, bodies),
+        }
     }
 }
 
-/// The warm start of one bundle.
+/// The warm start of one bundle in lanes.
 #[inline(always)]
 fn warm_start_bundle(c: &VelocityBundle, bodies: &mut [SolverBody]) {
-    if !c.two_point {
-        for l in c.used() {
-            warm_one(&c.lane(l), bodies);
-        }
-        return;
-    }
     let (mut ba, mut bb) = (BodyW::gather(bodies, &c.a), BodyW::gather(bodies, &c.b));
     for p in &c.points {
         let n = p.normal;
@@ -528,7 +545,12 @@ pub(crate) fn solve_velocities(constraints: &mut ContactBundles, bodies: &mut [S
             }
         }
         let c = &mut cs[i];
-        if c.in_lanes() {
+        if let Some(start) = c.scalar {
+            let start = start as usize;
+            for s in &mut constraints.scalar_velocity[start..start + c.fill as usize] {
+                solve_one(s, bodies);
+            }
+        } else if c.in_lanes() {
             solve_bundle(c, bodies);
         } else {
             for l in c.used() {
@@ -683,13 +705,17 @@ pub(crate) fn solve_positions(
                 continue;
             }
         }
-        if g1.planar {
-            let (qa, qb) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
-            let moved = position_planar(g1, bodies, qa, qb, prm);
-            scatter_poses(g1, moved, bodies, poses);
-        } else {
-            for l in 0..g1.fill as usize {
-                position_one(&g1.lane(l), bodies, poses, prm);
+        match constraints.velocity[i].scalar {
+            Some(start) => {
+                let start = start as usize;
+                for sg in &constraints.scalar_geometry[start..start + g1.fill as usize] {
+                    position_one(sg, bodies, poses, prm);
+                }
+            }
+            None => {
+                let (qa, qb) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
+                let moved = position_planar(g1, bodies, qa, qb, prm);
+                scatter_poses(g1, moved, bodies, poses);
             }
         }
         i += 1;
@@ -815,15 +841,24 @@ pub(crate) fn apply_restitution(
 ) {
     let bundles = constraints.velocity.iter_mut().zip(&constraints.geometry);
     let bundles = bundles.zip(&constraints.info).zip(&constraints.bouncy);
+    let (sv, sg) = (
+        &mut constraints.scalar_velocity[..],
+        &constraints.scalar_geometry[..],
+    );
     for (((c, g), info), _) in bundles.filter(|(_, &bouncy)| bouncy) {
-        update_bundle(c, g, bodies, poses, 0.0);
+        update_bundle(c, g, (&mut *sv, sg), bodies, poses, 0.0);
         for l in c.used() {
             if info[l].restitution == 0.0 {
                 continue;
             }
-            let mut s = c.lane(l);
-            restitution_one(&mut s, &info[l], bodies, prm);
-            c.set_lane(l, &s);
+            match c.scalar {
+                Some(start) => restitution_one(&mut sv[start as usize + l], &info[l], bodies, prm),
+                None => {
+                    let mut s = c.lane(l);
+                    restitution_one(&mut s, &info[l], bodies, prm);
+                    c.set_lane(l, &s);
+                }
+            }
         }
     }
 }
@@ -834,6 +869,7 @@ mod tests {
     //! planar bundles: turning and resting pairs, static partners, points
     //! inside and beyond their faces, bounded and unbounded faces.
 
+    use super::super::FeaturePoint;
     use super::*;
     use crate::math::{Rot, Vec2};
     use rand::{Rng, SeedableRng};
