@@ -104,6 +104,8 @@ struct GeometryBundle {
     /// Every lane is a two-point manifold on a face: the anchor update and
     /// the position pass may run in lanes.
     planar: bool,
+    /// As [`VelocityBundle::scalar`].
+    scalar: Option<u32>,
     /// As [`VelocityBundle::independent_of_next`].
     independent_of_next: bool,
     count: [u8; LANES],
@@ -195,6 +197,7 @@ impl ContactBundles {
             });
             self.geometry.push(GeometryBundle {
                 fill,
+                scalar: Some(self.scalar_velocity.len() as u32),
                 ..Default::default()
             });
             for &i in lanes {
@@ -705,7 +708,7 @@ pub(crate) fn solve_positions(
                 continue;
             }
         }
-        match constraints.velocity[i].scalar {
+        match g1.scalar {
             Some(start) => {
                 let start = start as usize;
                 for sg in &constraints.scalar_geometry[start..start + g1.fill as usize] {
