@@ -12,13 +12,15 @@
 //! instructions.
 //!
 //! The lane kernels cover the common case of stacking polygons: two-point
-//! manifolds on a face (features [`FeatureKind::PlaneA`] or `PlaneB`), whose
-//! block matrix is well conditioned, on bodies that barely turn. A bundle
-//! with any other lane (a single point, a rounded or point–point feature, a
-//! contact point beyond the end of its face, a turning pair, a singular
-//! block) is solved lane by lane by the scalar routines of
-//! [`super`], on copies of its lanes. Padding lanes are computed but never
-//! stored to bodies, poses or contacts.
+//! manifolds on a face (features [`FeatureKind::PlaneA`] or `PlaneB`),
+//! including points beyond the end of their face and turning pairs (the
+//! second-order term of the predicted separation). A bundle with any other
+//! constraint (a single point, a rounded or point–point feature) keeps its
+//! constraints in scalar lists, and every pass solves them one by one with the
+//! scalar routines of [`super`]. A planar bundle whose block matrix is
+//! singular in some lane for a substep runs that substep's velocity passes on
+//! copies of its lanes. Padding lanes are computed but never stored to
+//! bodies, poses or contacts.
 
 use super::{
     position_one, restitution_one, solve_one, update_one, warm_one, ConstraintInfo,
