@@ -539,26 +539,15 @@ fn small_polygon_overlap(
     if sb > 0.0 {
         return None;
     }
-    Some(if sb > sa {
-        let (v, nb) = (b.vertices()[eb], b.normals()[eb]);
-        let point_a = xf.apply(deepest_point(placed_a, v, nb));
-        let n = -xf.rot.apply(nb);
-        epa::CoreContact::Penetrating {
-            depth: -sb,
-            normal: n,
-            point_a,
-            point_b: point_a + sb * n,
-        }
-    } else {
-        let (v, n) = (a.vertices()[ea], a.normals()[ea]);
-        let point_b = deepest_point(placed_b, v, n);
-        epa::CoreContact::Penetrating {
-            depth: -sa,
-            normal: n,
-            point_a: point_b - sa * n,
-            point_b,
-        }
-    })
+    Some(face_contact(
+        a,
+        b,
+        xf,
+        (sa, ea),
+        (sb, eb),
+        |v, n| deepest_point(placed_a, v, n),
+        |v, n| deepest_point(placed_b, v, n),
+    ))
 }
 
 /// `p`'s vertices mapped by `xf` into the front of `out`, which is returned.
@@ -636,10 +625,37 @@ fn polygon_overlap(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> Option<epa::
         }
         best.1
     };
-    Some(if sb > sa {
+    Some(face_contact(
+        a,
+        b,
+        &xf,
+        (sa, ea),
+        (sb, eb),
+        |v, n| deepest(a, &xf_ba, v, n),
+        |v, n| deepest(b, &xf, v, n),
+    ))
+}
+
+/// The contact of two overlapping polygons from the separating-axis test's
+/// largest separations `(s, edge)` of A's and of B's faces (A's frame, A
+/// toward B): the face of least penetration is the reference, and the
+/// incident polygon's deepest vertex against it (`deepest_a(v, n)` finds A's
+/// vertex against B's face `(v, n)` in B's frame, `deepest_b` B's vertex
+/// against A's face in A's frame) is the witness point.
+#[inline(always)]
+fn face_contact(
+    a: &Polygon,
+    b: &Polygon,
+    xf: &Iso,
+    (sa, ea): (f32, usize),
+    (sb, eb): (f32, usize),
+    deepest_a: impl FnOnce(Vec2, Vec2) -> Vec2,
+    deepest_b: impl FnOnce(Vec2, Vec2) -> Vec2,
+) -> epa::CoreContact {
+    if sb > sa {
         // B's face: its normal, turned into A's frame and from A toward B.
         let (v, nb) = (b.vertices()[eb], b.normals()[eb]);
-        let point_a = xf.apply(deepest(a, &xf_ba, v, nb));
+        let point_a = xf.apply(deepest_a(v, nb));
         let n = -xf.rot.apply(nb);
         epa::CoreContact::Penetrating {
             depth: -sb,
@@ -649,14 +665,14 @@ fn polygon_overlap(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> Option<epa::
         }
     } else {
         let (v, n) = (a.vertices()[ea], a.normals()[ea]);
-        let point_b = deepest(b, &xf, v, n);
+        let point_b = deepest_b(v, n);
         epa::CoreContact::Penetrating {
             depth: -sa,
             normal: n,
             point_a: point_b - sa * n,
             point_b,
         }
-    })
+    }
 }
 
 /// Clips the incident face against the reference face's side planes and keeps
