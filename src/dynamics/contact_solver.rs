@@ -444,7 +444,11 @@ fn solve_one(c: &mut VelocityConstraint, bodies: &mut [SolverBody]) {
     }
     if c.rolling_arm > 0.0 {
         let max = c.rolling_arm * c.points[0].normal_impulse;
-        let new = (c.rolling_impulse - c.angular_mass * (bb.w - ba.w)).clamp(-max, max);
+        let new = clamp(
+            c.rolling_impulse - c.angular_mass * (bb.w - ba.w),
+            -max,
+            max,
+        );
         let delta = new - c.rolling_impulse;
         c.rolling_impulse = new;
         ba.w -= ba.inv_inertia * delta;
@@ -461,10 +465,23 @@ fn solve_friction(friction: f32, p: &mut VelocityPoint, ba: &mut SolverBody, bb:
     let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
     let vt = dv.dot(t);
     let max_f = friction * p.normal_impulse;
-    let new = (p.tangent_impulse - p.tangent_mass * vt).clamp(-max_f, max_f);
+    let new = clamp(p.tangent_impulse - p.tangent_mass * vt, -max_f, max_f);
     let delta = new - p.tangent_impulse;
     p.tangent_impulse = new;
     apply(ba, bb, ra, rb, delta * t);
+}
+
+/// `f32::clamp`'s result (the same tests in the same order), without its
+/// panic on a NaN bound: a body blowing up mid-step must reach the
+/// write-back, where it is frozen and reported, not abort the step.
+#[inline(always)]
+fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
+    let x = if x < lo { lo } else { x };
+    if x > hi {
+        hi
+    } else {
+        x
+    }
 }
 
 #[inline]
@@ -776,4 +793,45 @@ fn restitution_one(
         apply(&mut ba, &mut bb, ra, rb, delta * n);
     }
     write_back(bodies, c.a, c.b, ba, bb);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_nan_impulse_does_not_panic_the_velocity_pass() {
+        // A body blowing up mid-step can leave NaN impulses; the step must go
+        // on to the write-back, which freezes and reports the body.
+        let point = VelocityPoint {
+            ra: Vec2::new(0.5, -0.5),
+            rb: Vec2::new(0.5, 0.5),
+            normal: Vec2::Y,
+            mass: 1.0,
+            tangent_mass: 1.0,
+            normal_impulse: f32::NAN,
+            ..Default::default()
+        };
+        let mut c = VelocityConstraint {
+            a: 0,
+            b: 1,
+            friction: 0.6,
+            count: 1,
+            block_ok: false,
+            k: [0.0; 4],
+            rolling_arm: 0.1,
+            angular_mass: 1.0,
+            rolling_impulse: 0.0,
+            points: [point, VelocityPoint::default()],
+        };
+        let body = SolverBody {
+            v: Vec2::new(1.0, -1.0),
+            w: 0.5,
+            inv_mass: 1.0,
+            inv_inertia: 6.0,
+        };
+        let mut bodies = vec![body, body];
+        solve_one(&mut c, &mut bodies);
+        assert!(bodies[0].v.x.is_nan() || bodies[1].v.x.is_nan());
+    }
 }
