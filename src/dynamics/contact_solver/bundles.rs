@@ -62,8 +62,6 @@ struct VelocityBundle {
     /// are not all planar two-point manifolds: the passes then solve them one
     /// by one with the scalar routines, and the lanes are unused.
     scalar: Option<u32>,
-    /// Every lane is a two-point manifold.
-    two_point: bool,
     /// Every lane is solved by the block solver this substep (set with the
     /// anchors).
     all_block: bool,
@@ -103,10 +101,9 @@ struct GeometryBundle {
     a: [u32; LANES],
     b: [u32; LANES],
     fill: u8,
-    /// Every lane is a two-point manifold on a face: the anchor update and
-    /// the position pass may run in lanes.
-    planar: bool,
-    /// As [`VelocityBundle::scalar`].
+    /// As [`VelocityBundle::scalar`]: `None` for the bundles of planar
+    /// two-point manifolds, whose anchor update and position pass run in
+    /// lanes.
     scalar: Option<u32>,
     /// As [`VelocityBundle::independent_of_next`].
     independent_of_next: bool,
@@ -160,7 +157,8 @@ impl ContactBundles {
             if level.len() == LANES || !same_level_next {
                 self.push_bundle(block, &level);
                 level.clear();
-                // The next bundle continues this level.
+                // Whether the next bundle continues this level, sharing no
+                // responding body with this one.
                 let last = self.velocity.last_mut().expect("just pushed");
                 last.independent_of_next = same_level_next;
                 let last = self.geometry.last_mut().expect("just pushed");
@@ -210,12 +208,10 @@ impl ContactBundles {
         }
         self.velocity.push(VelocityBundle {
             fill,
-            two_point: true,
             ..Default::default()
         });
         self.geometry.push(GeometryBundle {
             fill,
-            planar: true,
             ..Default::default()
         });
         let (v, g) = (
@@ -570,10 +566,10 @@ pub(crate) fn solve_velocities(constraints: &mut ContactBundles, bodies: &mut [S
 
 impl VelocityBundle {
     /// Whether the velocity pass solves this bundle in lanes: every lane a
-    /// block-solved two-point manifold.
+    /// planar two-point manifold, block-solved this substep.
     #[inline(always)]
     fn in_lanes(&self) -> bool {
-        self.two_point && self.all_block
+        self.scalar.is_none() && self.all_block
     }
 }
 
@@ -697,7 +693,7 @@ pub(crate) fn solve_positions(
     while i < gs.len() {
         let g1 = &gs[i];
         if let Some(g2) = gs.get(i + 1) {
-            if g1.independent_of_next && g1.planar && g2.planar {
+            if g1.independent_of_next && g1.scalar.is_none() && g2.scalar.is_none() {
                 // Two independent bundles side by side, as in the velocity
                 // pass.
                 let (qa1, qb1) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
@@ -1005,12 +1001,10 @@ mod tests {
     ) -> (VelocityBundle, GeometryBundle) {
         let mut vb = VelocityBundle {
             fill: 4,
-            two_point: true,
             ..Default::default()
         };
         let mut gb = GeometryBundle {
             fill: 4,
-            planar: true,
             ..Default::default()
         };
         for l in 0..4 {
