@@ -107,7 +107,6 @@ struct GeometryBundle {
     scalar: Option<u32>,
     /// As [`VelocityBundle::independent_of_next`].
     independent_of_next: bool,
-    count: [u8; LANES],
     points: [FeatureW; 2],
 }
 
@@ -341,7 +340,6 @@ impl GeometryBundle {
     fn set_lane(&mut self, l: usize, g: &ContactGeometry) {
         self.a[l] = g.a;
         self.b[l] = g.b;
-        self.count[l] = g.count;
         for (p, s) in self.points.iter_mut().zip(&g.points) {
             p.ab.set_lane(l, s.ab);
             p.fa.set_lane(l, s.fa);
