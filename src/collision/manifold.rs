@@ -65,7 +65,7 @@ const REFERENCE_HYSTERESIS: f32 = 1e-4;
 /// Feature id of a single-point (smooth) contact.
 pub const SMOOTH_FEATURE: u32 = 1 << 30;
 /// Tag of the feature ids of clipped (face–face) points.
-const CLIPPED_FEATURE: u32 = 1 << 28;
+pub(crate) const CLIPPED_FEATURE: u32 = 1 << 28;
 
 /// One contact point.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -152,6 +152,72 @@ impl PointFeature {
             ..self
         }
     }
+}
+
+/// A contact point's separation, normal (A → B) and anchor, midway between
+/// the two surfaces, from its feature geometry at some poses (see the module
+/// header): the face `pa`/`pb` with normal `n` and `length` against the other
+/// core point, or two core points (`n` is then the fallback direction for
+/// coincident points). The narrowphase's reused manifolds and the solver's
+/// per-substep update measure contacts with this one routine.
+#[inline(always)]
+pub(crate) fn measure(
+    kind: FeatureKind,
+    pa: Vec2,
+    pb: Vec2,
+    n: Vec2,
+    length: f32,
+    radius: f32,
+    point_radius: f32,
+) -> (f32, Vec2, Vec2) {
+    match kind {
+        FeatureKind::PlaneA => {
+            let (s, n) = match face_to_point(pa, n, length, pb) {
+                Some(e) => points(e, pb, radius, n),
+                None => (n.dot(pb - pa) - radius, n),
+            };
+            (s, n, pb - (point_radius + 0.5 * s) * n)
+        }
+        FeatureKind::PlaneB => {
+            let (s, n) = match face_to_point(pb, n, length, pa) {
+                Some(e) => points(pa, e, radius, -n),
+                None => (n.dot(pa - pb) - radius, -n),
+            };
+            (s, n, pa + (point_radius + 0.5 * s) * n)
+        }
+        FeatureKind::Points => {
+            let (s, n) = points(pa, pb, radius, n);
+            (s, n, pa + (point_radius + 0.5 * s) * n)
+        }
+    }
+}
+
+/// The end of a face (start `q`, outward normal `n`, length `len`, negative for
+/// an unbounded plane) nearest to point `p` when `p` lies outside the face and
+/// beyond one of its ends: there the face's nearest feature is that end.
+#[inline(always)]
+fn face_to_point(q: Vec2, n: Vec2, len: f32, p: Vec2) -> Option<Vec2> {
+    if len < 0.0 {
+        return None;
+    }
+    let d = p - q;
+    let t = Vec2::new(-n.y, n.x);
+    let u = t.dot(d);
+    if n.dot(d) > 0.0 && (u < 0.0 || u > len) {
+        Some(q + u.clamp(0.0, len) * t)
+    } else {
+        None
+    }
+}
+
+/// Separation and normal of two core points `pa`, `pb` with rounding
+/// `radius`; `fallback` is the normal when they coincide.
+#[inline(always)]
+fn points(pa: Vec2, pb: Vec2, radius: f32, fallback: Vec2) -> (f32, Vec2) {
+    let d = pb - pa;
+    let len = d.length();
+    let n = if len > 0.0 { d / len } else { fallback };
+    (len - radius, n)
 }
 
 /// Whether a shape's single-point contacts sit on a core *point* (a vertex or a

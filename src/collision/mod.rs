@@ -6,6 +6,7 @@ pub mod epa;
 mod fast;
 pub mod gjk;
 pub mod manifold;
+pub(crate) mod reuse;
 pub mod sat;
 pub mod simplex;
 

@@ -54,7 +54,7 @@
 
 use super::body::Body;
 use super::solver_body::{SolverBody, SolverPose};
-use crate::collision::manifold::{FeatureKind, Manifold, PointFeature};
+use crate::collision::manifold::{measure, FeatureKind, Manifold, PointFeature};
 use crate::math::{cross, cross_sv, Vec2};
 
 mod bundles;
@@ -557,58 +557,16 @@ fn current_geometry(p: &FeaturePoint, qa: &SolverPose, qb: &SolverPose) -> (f32,
     let ab = p.ab + (qb.dp - qa.dp);
     let pa = qa.dq.apply(p.fa);
     let pb = ab + qb.dq.apply(p.fb);
-    // The anchor is midway between the two surfaces, on the normal through
-    // the point-carrying core point (friction acts there, at the surface).
-    match p.kind {
-        FeatureKind::PlaneA => {
-            let n = qa.dq.apply(p.fnormal);
-            let (s, n) = match face_to_point(pa, n, p.flength, pb) {
-                Some(e) => points(e, pb, p.radius, n),
-                None => (n.dot(pb - pa) - p.radius, n),
-            };
-            (s, n, pb - (p.point_radius + 0.5 * s) * n, ab)
-        }
-        FeatureKind::PlaneB => {
-            let n = qb.dq.apply(p.fnormal);
-            let (s, n) = match face_to_point(pb, n, p.flength, pa) {
-                Some(e) => points(pa, e, p.radius, -n),
-                None => (n.dot(pa - pb) - p.radius, -n),
-            };
-            (s, n, pa + (p.point_radius + 0.5 * s) * n, ab)
-        }
-        FeatureKind::Points => {
-            let (s, n) = points(pa, pb, p.radius, qa.dq.apply(p.fnormal));
-            (s, n, pa + (p.point_radius + 0.5 * s) * n, ab)
-        }
-    }
-}
-
-/// The end of a face (start `q`, outward normal `n`, length `len`, negative for
-/// an unbounded plane) nearest to point `p` when `p` lies outside the face and
-/// beyond one of its ends: there the face's nearest feature is that end.
-#[inline(always)]
-fn face_to_point(q: Vec2, n: Vec2, len: f32, p: Vec2) -> Option<Vec2> {
-    if len < 0.0 {
-        return None;
-    }
-    let d = p - q;
-    let t = Vec2::new(-n.y, n.x);
-    let u = t.dot(d);
-    if n.dot(d) > 0.0 && (u < 0.0 || u > len) {
-        Some(q + u.clamp(0.0, len) * t)
+    // The face normal turns with the face's body (a point–point normal falls
+    // back to A's turn when the points coincide).
+    let q = if p.kind == FeatureKind::PlaneB {
+        qb.dq
     } else {
-        None
-    }
-}
-
-/// Separation and normal of two core points `pa`, `pb` with rounding
-/// `radius`; `fallback` is the normal when they coincide.
-#[inline(always)]
-fn points(pa: Vec2, pb: Vec2, radius: f32, fallback: Vec2) -> (f32, Vec2) {
-    let d = pb - pa;
-    let len = d.length();
-    let n = if len > 0.0 { d / len } else { fallback };
-    (len - radius, n)
+        qa.dq
+    };
+    let n = q.apply(p.fnormal);
+    let (s, n, anchor) = measure(p.kind, pa, pb, n, p.flength, p.radius, p.point_radius);
+    (s, n, anchor, ab)
 }
 
 /// A point's current separation, normal and anchors, for the position pass.

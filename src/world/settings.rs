@@ -54,6 +54,12 @@ pub struct WorldSettings {
     /// axis and depth (to rounding), about 2.4× faster narrowphase on box
     /// stacks. On by default; off runs every pair through GJK/EPA.
     pub polygon_sat: bool,
+    /// Extra reach (m) of polygon pairs' manifolds, which lets a pair keep
+    /// its manifold from step to step while its relative pose drifts by
+    /// less than this, instead of running the narrowphase again (see
+    /// `collision::reuse`: the bound never misses a contact). 0 turns reuse
+    /// off.
+    pub reuse_margin: f32,
 }
 
 impl Default for WorldSettings {
@@ -75,6 +81,7 @@ impl Default for WorldSettings {
             aabb_margin: 0.1,
             max_speed: 1.0e4,
             polygon_sat: true,
+            reuse_margin: 0.005,
         }
     }
 }

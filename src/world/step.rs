@@ -23,6 +23,7 @@ use crate::dynamics::schedule::BLOCK;
 use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
 use crate::dynamics::BodyKind;
 use crate::math::{is_finite_vec, Vec2};
+use crate::shape::Shape;
 
 impl World {
     /// Advances the world by one fixed step of `settings().dt` seconds.
@@ -106,6 +107,7 @@ impl World {
                 manifold: Manifold::default(),
                 features: Default::default(),
                 cache: Default::default(),
+                reuse: Default::default(),
                 friction: mix_friction(ba.material.friction, bb.material.friction),
                 restitution: mix_restitution(ba.material.restitution, bb.material.restitution),
             });
@@ -120,6 +122,7 @@ impl World {
     fn collide(&mut self) {
         let dt = self.settings.dt;
         let base = self.settings.speculative_distance;
+        let reuse_margin = self.settings.reuse_margin;
         let mut wake = std::mem::take(&mut self.scratch.wake);
         wake.clear();
         for c in &mut self.contacts {
@@ -143,21 +146,55 @@ impl World {
                 + ba.w.abs() * ba.shape.bounding_radius()
                 + bb.w.abs() * bb.shape.bounding_radius();
             let speculative = base + closing * dt;
-            let (mut m, features) = manifold::collide_with_features(
-                &ba.shape,
-                &ba.xf,
-                &bb.shape,
-                &bb.xf,
-                speculative,
-                &mut c.cache,
-                self.settings.polygon_sat,
-            );
-            for p in &mut m.points[..m.count] {
-                if let Some(old) = c.manifold.points().iter().find(|o| o.id == p.id) {
-                    p.normal_impulse = old.normal_impulse;
-                    p.tangent_impulse = old.tangent_impulse;
+            // Polygon pairs that barely moved keep their manifold, remeasured
+            // in place with its impulses (see `collision::reuse`); the others
+            // are collided with some extra reach, so that theirs can be kept
+            // next time. New points inherit the impulses of last step's
+            // points with the same feature id.
+            let reusable = reuse_margin > 0.0
+                && matches!(
+                    (&ba.shape, &bb.shape),
+                    (Shape::Polygon(_), Shape::Polygon(_))
+                );
+            let kept = reusable
+                && c.reuse.refresh(
+                    &ba.xf,
+                    &bb.xf,
+                    bb.shape.bounding_radius(),
+                    speculative,
+                    &mut c.manifold,
+                    &mut c.features,
+                );
+            if !kept {
+                let reach = if reusable {
+                    speculative + reuse_margin
+                } else {
+                    speculative
+                };
+                let (mut m, features) = manifold::collide_with_features(
+                    &ba.shape,
+                    &ba.xf,
+                    &bb.shape,
+                    &bb.xf,
+                    reach,
+                    &mut c.cache,
+                    self.settings.polygon_sat,
+                );
+                if reusable {
+                    c.reuse.store(&m, &features, &ba.xf, &bb.xf, reach);
+                } else {
+                    c.reuse.clear();
                 }
+                for p in &mut m.points[..m.count] {
+                    if let Some(old) = c.manifold.points().iter().find(|o| o.id == p.id) {
+                        p.normal_impulse = old.normal_impulse;
+                        p.tangent_impulse = old.tangent_impulse;
+                    }
+                }
+                c.manifold = m;
+                c.features = features;
             }
+            let m = &c.manifold;
             if m.count > 0 && m.min_separation() <= self.settings.linear_slop {
                 for (x, y) in [(ba, bb), (bb, ba)] {
                     if !x.awake && x.kind == BodyKind::Dynamic && moving(y) {
@@ -165,8 +202,6 @@ impl World {
                     }
                 }
             }
-            c.manifold = m;
-            c.features = features;
         }
         if !wake.is_empty() {
             wake.sort_unstable();

@@ -5,6 +5,7 @@ use super::settings::WorldSettings;
 use crate::broadphase::{SapConfig, SweepAndPrune};
 use crate::collision::gjk::SimplexCache;
 use crate::collision::manifold::{Manifold, PointFeature};
+use crate::collision::reuse::ManifoldCache;
 use crate::collision::Aabb;
 use crate::dynamics::contact_solver::{ContactBundles, ContactConstraints};
 use crate::dynamics::schedule::Wavefront;
@@ -89,6 +90,9 @@ pub(crate) struct Contact {
     #[serde(default)]
     pub features: [PointFeature; 2],
     pub cache: SimplexCache,
+    /// The manifold in the bodies' frames, for reuse while they barely move.
+    #[serde(default)]
+    pub reuse: ManifoldCache,
     pub friction: f32,
     pub restitution: f32,
 }

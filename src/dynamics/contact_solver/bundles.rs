@@ -373,7 +373,7 @@ fn planar_geometry(p: &FeatureW, qa: &PoseW, qb: &PoseW) -> (F, V2, V2, V2) {
     let t = V2::new(-m.y, m.x);
     let u = t.dot(d);
     let md = m.dot(d);
-    // `super::face_to_point`: beyond an end of its face, the point is
+    // `manifold::measure`: beyond an end of its face, the point is
     // measured from that end, along the line between them.
     let beyond = ge(p.flength, F::ZERO) & gt(md, F::ZERO) & (lt(u, F::ZERO) | gt(u, p.flength));
     // The direction `g` from the face to the point (the normal up to sign),
