@@ -117,13 +117,13 @@ impl ManifoldCache {
         // |R(Δθ) - I| = 2|sin(Δθ/2)|, the chord of the turn.
         let chord = ((1.0 - turn.cos) * (1.0 - turn.cos) + turn.sin * turn.sin).sqrt();
         let drift = (now.translation - self.relative.translation).length() + radius_b * chord;
-        // Also false for NaN poses: those are rebuilt (and rejected) by the
-        // narrowphase.
-        if !(speculative + drift <= self.margin) {
+        // NaN poses are rebuilt (and rejected) by the narrowphase.
+        let within = speculative + drift <= self.margin;
+        if !within {
             return false;
         }
-        for k in 0..m.count {
-            let f = &self.features[k];
+        let count = m.count;
+        for (k, (f, out)) in self.features[..count].iter().zip(features).enumerate() {
             let frame = if f.kind == FeatureKind::PlaneB {
                 xb
             } else {
@@ -152,7 +152,7 @@ impl ManifoldCache {
             } else {
                 w.normal
             };
-            features[k] = w;
+            *out = w;
         }
         true
     }
