@@ -122,6 +122,10 @@ pub(crate) struct Scratch {
     /// One block of constraints in contact order, before reordering.
     pub block: ContactConstraints,
     pub contacts: Vec<Contact>,
+    /// Whether the contact list is the merge of the broadphase's current
+    /// pairs: then a step whose broadphase found no pair added or removed
+    /// keeps the list as it is. Anything else that edits the list clears it.
+    pub contacts_in_sync: bool,
     pub wake: Vec<u32>,
     pub islands: UnionFind,
     pub island_rest: Vec<f32>,
@@ -329,6 +333,7 @@ impl World {
         self.wake_touching(index);
         self.broadphase.remove(index);
         self.contacts.retain(|c| c.a != index && c.b != index);
+        self.scratch.contacts_in_sync = false;
         let slot = &mut self.slots[index as usize];
         slot.body = None;
         slot.generation = slot.generation.wrapping_add(1);
