@@ -20,8 +20,9 @@
 //! features at the current poses ([`super::manifold::measure`], as the solver
 //! does every substep), so separations and normals are exact for the tracked
 //! features; only where a clipped point sits along its face drifts, by at most
-//! `D`. A manifold that found nothing within `M` is reused as empty by the
-//! same bound.
+//! `D`, so `D` is also held under 1 % of the distance between the two points
+//! (5 mm on a metre-wide box, far less on a small sliver). A manifold that
+//! found nothing within `M` is reused as empty by the same bound.
 //!
 //! Only polygon pairs are reused, and only their empty manifolds and their
 //! two-point face–face ones, where the incident face lies along the
@@ -35,6 +36,12 @@ use super::manifold::{measure, FeatureKind, Manifold, PointFeature, CLIPPED_FEAT
 use crate::math::Iso;
 use serde::{Deserialize, Serialize};
 
+/// The drift allowed, as a fraction of the distance between a manifold's two
+/// points: a clipped point rides with its body instead of staying where the
+/// faces' overlap ends, and must not wander far across the patch (5 mm on a
+/// metre-wide box, a tenth of a millimetre on a 1 cm sliver).
+const PATCH_FRACTION: f32 = 0.01;
+
 /// A pair's last narrowphase result, kept in the bodies' own frames.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct ManifoldCache {
@@ -42,6 +49,9 @@ pub(crate) struct ManifoldCache {
     valid: bool,
     /// The margin (m) the manifold was built with.
     margin: f32,
+    /// The most the pair may drift (m) before its points, which slide with
+    /// their bodies, stray too far across its contact patch.
+    max_drift: f32,
     /// B's frame in A's frame when it was built.
     relative: Iso,
     /// Points (0 to 2) and their feature ids.
@@ -70,6 +80,10 @@ impl ManifoldCache {
             return;
         }
         self.margin = margin;
+        self.max_drift = match m.count {
+            2 => PATCH_FRACTION * (m.points[1].point - m.points[0].point).length(),
+            _ => f32::INFINITY,
+        };
         self.relative = xa.inv_mul(xb);
         self.count = m.count as u8;
         for (k, (p, f)) in m.points().iter().zip(features).enumerate() {
@@ -118,7 +132,7 @@ impl ManifoldCache {
         let chord = ((1.0 - turn.cos) * (1.0 - turn.cos) + turn.sin * turn.sin).sqrt();
         let drift = (now.translation - self.relative.translation).length() + radius_b * chord;
         // NaN poses are rebuilt (and rejected) by the narrowphase.
-        let within = speculative + drift <= self.margin;
+        let within = speculative + drift <= self.margin && drift <= self.max_drift;
         if !within {
             return false;
         }
@@ -250,6 +264,13 @@ mod tests {
             .is_none());
         // A pair that needs a longer reach (it moves faster) rebuilds.
         assert!(c.recall(&xa, &xb, 0.71, 0.026).is_none());
+        // A small patch allows a small drift: 1 % of its width.
+        let chip = Shape::rect(0.01, 0.01);
+        let on = Iso::new(Vec2::new(0.0, 0.51), 0.0);
+        let c2 = build(&a, &xa, &chip, &on, 0.025);
+        let slid = |dx: f32| Iso::new(Vec2::new(dx, 0.51), 0.0);
+        assert!(c2.recall(&xa, &slid(0.0001), 0.015, 0.02).is_some());
+        assert!(c2.recall(&xa, &slid(0.0003), 0.015, 0.02).is_none());
         // Moving both bodies together changes nothing.
         let shift = Iso::new(Vec2::new(5.0, -3.0), 1.1);
         assert!(c
