@@ -387,6 +387,48 @@ fn random_bodies_settle_and_sleep() {
     assert!(world.take_events().is_empty());
 }
 
+/// An ellipse rocking on the ground loses its swing to rolling resistance
+/// and comes to rest; no swing may be faster than the first. (Its contact
+/// once tracked a material point of the surface, which rises as the ellipse
+/// turns: each swing sank it into the ground, the position pass pushed it
+/// back up, and the rocking grew to twice its speed.)
+#[test]
+fn a_rocking_ellipse_comes_to_rest() {
+    for (rx, ry) in [(0.3f32, 0.15f32), (0.2, 0.12)] {
+        let mut world = World::new(settings());
+        ground(&mut world, 6.0);
+        let w0 = 2.0;
+        let def = BodyDef::new(Shape::ellipse(rx, ry), Vec2::new(0.0, ry));
+        let e = world.add_body(def.angular_velocity(w0)).unwrap();
+        let mut peaks = Vec::new();
+        let mut peak = 0.0f32;
+        let mut rested = None;
+        for step in 1..=900 {
+            world.step();
+            let b = world.body(e).unwrap();
+            peak = peak.max(b.angular_velocity().abs());
+            if step % 60 == 0 {
+                peaks.push(peak);
+                peak = 0.0;
+            }
+            if !b.is_awake() {
+                rested = Some(step);
+                break;
+            }
+        }
+        println!("ellipse {rx}×{ry} rocking from {w0} rad/s: peak |ω| each second {peaks:.2?}, asleep after {rested:?} steps");
+        assert!(
+            peaks.iter().all(|&p| p <= w0),
+            "the rocking grew: {peaks:?}"
+        );
+        assert!(
+            peaks.windows(2).all(|w| w[1] <= w[0]),
+            "a swing gained speed: {peaks:?}"
+        );
+        assert!(rested.is_some(), "still rocking after 15 s: {peaks:?}");
+    }
+}
+
 #[test]
 fn elastic_ball_keeps_its_energy() {
     let mut world = World::new(WorldSettings {

@@ -33,15 +33,18 @@
 //! along the step-start normal:
 //!
 //! * *face–point*: a flat face (polygon edge or capsule side, a segment `q₁q₂`;
-//!   or the unbounded tangent plane of a shape without a core point, such as an
-//!   ellipse) carried by one body, and a core point `p` carried by the other:
+//!   or, where two cores meet too deep for a direction between them, the
+//!   unbounded tangent plane at a witness point) carried by one body, and a
+//!   core point `p` carried by the other:
 //!   `s = n·(p - q₁) - r` with `n` turning with the face's body, or, once `p`
 //!   has moved past an end of the face while outside it, the point–point
 //!   distance to that end;
 //! * *point–point*: two core points (polygon vertices, circle centres, capsule
-//!   end points) with the sum of their rounding radii: `s = |pB - pA| - r`,
-//!   `n = (pB - pA)/|pB - pA|`, so a corner sliding over a rounded end follows
-//!   the curved surface instead of cutting under its tangent.
+//!   end points, an ellipse's centre of curvature at the contact) with the sum
+//!   of their rounding radii: `s = |pB - pA| - r`, `n = (pB - pA)/|pB - pA|`,
+//!   so a corner sliding over a rounded end follows the curved surface instead
+//!   of cutting under its tangent, and a rolling ellipse follows its
+//!   osculating circle.
 //!
 //! With [`crate::WorldSettings::polygon_sat`] (the default), two overlapping polygons skip
 //! GJK/EPA: the separating-axis test over both polygons' edge normals gives the
@@ -220,10 +223,34 @@ fn points(pa: Vec2, pb: Vec2, radius: f32, fallback: Vec2) -> (f32, Vec2) {
     (len - radius, n)
 }
 
-/// Whether a shape's single-point contacts sit on a core *point* (a vertex or a
-/// rounded core's end), rather than on a smooth surface without one (ellipse).
-fn has_core_points(shape: &Shape) -> bool {
-    !matches!(shape, Shape::Ellipse { .. })
+/// The core point behind a shape's surface point `p`, where its outward
+/// normal is `out` (the shape placed at `xf`, both in A's frame), and the
+/// radius from the core out to the surface. Rounded shapes have their
+/// skeleton as core (a circle's centre, a capsule's segment, a polygon
+/// itself, radius 0). An ellipse's core is its centre of curvature at `p`,
+/// with the radius of curvature `ρ = (rx·ry)² / h³`, `h` its support distance
+/// along `out`: the osculating circle, which follows the surface to second
+/// order as the ellipse rolls. (A contact that tracked the material point
+/// `p` instead would see it rise as the ellipse turns, let a rocking ellipse
+/// sink into its support and be pushed back up each swing, and pump energy
+/// into the rocking.)
+fn core_behind(shape: &Shape, xf: &Iso, p: Vec2, out: Vec2) -> (Vec2, f32) {
+    match shape {
+        Shape::Ellipse { rx, ry } => {
+            let d = xf.rot.apply_inv(out);
+            let h2 = rx * rx * d.x * d.x + ry * ry * d.y * d.y;
+            let rho = (rx * ry) * (rx * ry) / (h2 * h2.sqrt());
+            if rho.is_finite() {
+                (p - rho * out, rho)
+            } else {
+                (p, 0.0)
+            }
+        }
+        _ => {
+            let r = shape.core_radius();
+            (p - r * out, r)
+        }
+    }
 }
 
 /// A flat face in A's frame: a segment with its outward normal and the rounding
@@ -404,16 +431,18 @@ fn collide_generic(
             // reference side planes; the witness point below is still valid.
         }
     }
-    witness_manifold(a, xa, b, &contact, fa, fb)
+    witness_manifold(a, xa, b, &xf, &contact, fa, fb)
 }
 
 /// The single-point manifold on the witness points of `contact` (A's frame),
-/// when no face pair gives clipped points; `fa` and `fb` are the faces found
-/// along the contact normal, with their alignments.
+/// when no face pair gives clipped points; `xf` is B's frame in A's, `fa`
+/// and `fb` are the faces found along the contact normal, with their
+/// alignments.
 fn witness_manifold(
     a: &Shape,
     xa: &Iso,
     b: &Shape,
+    xf: &Iso,
     contact: &epa::CoreContact,
     fa: Option<(Face, f32)>,
     fb: Option<(Face, f32)>,
@@ -432,17 +461,15 @@ fn witness_manifold(
     };
     m.count = 1;
     // The witness points lie on the surfaces; the core points are a radius in.
-    let (ra, rb) = (a.core_radius(), b.core_radius());
-    let (ca, cb) = (pa - ra * n, pb + rb * n);
+    let (ca, ra) = core_behind(a, &Iso::IDENTITY, pa, n);
+    let (cb, rb) = core_behind(b, xf, pb, -n);
     // A face aligned with the normal (a polygon edge or capsule side facing a
     // circle or ellipse) carries the point; otherwise the witnesses are core
-    // points (vertices, rounded ends) or, on an ellipse, a smooth surface.
+    // points (vertices, rounded ends, an ellipse's centre of curvature).
     let aligned = |f: Option<(Face, f32)>| f.filter(|f| f.1 >= 1.0 - FACE_ALIGNMENT_TOLERANCE);
     // Point–point needs a rounded side and cores clearly apart (a deep overlap
     // has no meaningful centre-to-centre direction).
     let cores_apart = (cb - ca).dot(n) > 1e-3 * (ra + rb);
-    let point_a = has_core_points(a);
-    let point_b = has_core_points(b);
     features[0] = if let Some((f, _)) = aligned(fa) {
         PointFeature {
             kind: FeatureKind::PlaneA,
@@ -463,7 +490,7 @@ fn witness_manifold(
             radius: f.radius + ra,
             point_radius: ra,
         }
-    } else if point_a && point_b && ra + rb > 0.0 && cores_apart {
+    } else if ra + rb > 0.0 && cores_apart {
         PointFeature {
             kind: FeatureKind::Points,
             pa: ca,
@@ -471,16 +498,6 @@ fn witness_manifold(
             normal: n,
             length: 0.0,
             radius: ra + rb,
-            point_radius: ra,
-        }
-    } else if point_a && !point_b {
-        PointFeature {
-            kind: FeatureKind::PlaneB,
-            pa: ca,
-            pb,
-            normal: -n,
-            length: -1.0,
-            radius: ra,
             point_radius: ra,
         }
     } else {
@@ -578,7 +595,7 @@ fn collide_small_polygons(
             return (m, features);
         }
     }
-    witness_manifold(a, xa, b, &contact, Some(fa), Some(fb))
+    witness_manifold(a, xa, b, &xf, &contact, Some(fa), Some(fb))
 }
 
 /// [`polygon_overlap`] for polygons of at most [`SMALL_POLYGON`] vertices, with
