@@ -159,6 +159,7 @@ pub(crate) struct ContactConstraints {
 /// Tunables the solver needs from the world settings.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SolverParams {
+    pub max_push_speed: f32,
     pub linear_slop: f32,
     pub position_correction: f32,
     pub max_correction: f32,
@@ -353,6 +354,7 @@ fn update_one(
     poses: &[SolverPose],
     h: f32,
     inv_h: f32,
+    max_push: f32,
 ) {
     let (ba, bb) = (&bodies[g.a as usize], &bodies[g.b as usize]);
     let (qa, qb) = (&poses[g.a as usize], &poses[g.b as usize]);
@@ -370,7 +372,9 @@ fn update_one(
         let (rna, rnb) = (cross(ra, n), cross(rb, n));
         let k = ba.inv_mass + bb.inv_mass + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
         p.mass = if k > 0.0 { 1.0 / k } else { 0.0 };
-        p.bias = (s.max(0.0) + curve) * inv_h;
+        // A separating target (the curve predicts a dig-in larger than the
+        // gap) is capped at `max_push` (m/s).
+        p.bias = ((s.max(0.0) + curve) * inv_h).max(-max_push);
         p.normal = n;
         p.ra = ra;
         p.rb = rb;

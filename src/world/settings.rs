@@ -33,6 +33,12 @@ pub struct WorldSettings {
     /// Allowed penetration (m) left alone by positional resolution, so resting
     /// contacts do not flicker.
     pub linear_slop: f32,
+    /// Fastest separation (m/s) the velocity pass may demand at a contact, as
+    /// Box2D's contact push speed. The target is a separating speed when a
+    /// turning pair is predicted to dig in deeper than its gap within the
+    /// substep; in a violent collision of fast-spinning bodies that
+    /// prediction can ask for tens of m/s, which the impulse then delivers.
+    pub max_push_speed: f32,
     /// Fraction of the remaining penetration removed per position projection.
     pub position_correction: f32,
     /// Largest positional correction per projection (m).
@@ -73,6 +79,7 @@ impl Default for WorldSettings {
             sleep: true,
             speculative_distance: 0.02,
             linear_slop: 0.0005,
+            max_push_speed: 3.0,
             position_correction: 0.2,
             max_correction: 0.2,
             restitution_threshold: 1.0,

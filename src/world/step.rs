@@ -246,6 +246,7 @@ impl World {
         let substeps = s.substeps.max(1);
         let h = s.dt / substeps as f32;
         let params = SolverParams {
+            max_push_speed: s.max_push_speed,
             linear_slop: s.linear_slop,
             position_correction: s.position_correction,
             max_correction: s.max_correction,
@@ -360,7 +361,7 @@ impl World {
                 let i = d.body as usize;
                 d.warm_start(&mut bodies[i], &poses[i]);
             }
-            contact_solver::update_anchors(&mut constraints, &bodies, &poses, h);
+            contact_solver::update_anchors(&mut constraints, &bodies, &poses, h, s.max_push_speed);
             contact_solver::warm_start(&constraints, &mut bodies);
             if let Some(d) = drag.as_mut() {
                 let i = d.body as usize;

@@ -396,20 +396,21 @@ fn planar_geometry(p: &FeatureW, qa: &PoseW, qb: &PoseW) -> (F, V2, V2, V2) {
 }
 
 /// Recomputes every point's anchors, normal, effective mass and velocity
-/// bias from the current poses, at the start of a substep `h`; see
-/// `super::update_one`.
+/// bias from the current poses, at the start of a substep `h`, with
+/// separating targets capped at `max_push` (m/s); see `super::update_one`.
 pub(crate) fn update_anchors(
     constraints: &mut ContactBundles,
     bodies: &[SolverBody],
     poses: &[SolverPose],
     h: f32,
+    max_push: f32,
 ) {
     let (sv, sg) = (
         &mut constraints.scalar_velocity[..],
         &constraints.scalar_geometry[..],
     );
     for (c, g) in constraints.velocity.iter_mut().zip(&constraints.geometry) {
-        update_bundle(c, g, (&mut *sv, sg), bodies, poses, h);
+        update_bundle(c, g, (&mut *sv, sg), bodies, poses, h, max_push);
     }
 }
 
@@ -423,16 +424,17 @@ fn update_bundle(
     bodies: &[SolverBody],
     poses: &[SolverPose],
     h: f32,
+    max_push: f32,
 ) {
     let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
     match c.scalar {
         Some(start) => {
             let range = start as usize..start as usize + c.fill as usize;
             for (s, sg) in scalar.0[range.clone()].iter_mut().zip(&scalar.1[range]) {
-                update_one(s, sg, bodies, poses, h, inv_h);
+                update_one(s, sg, bodies, poses, h, inv_h, max_push);
             }
         }
-        None => update_planar(c, g, bodies, poses, h, inv_h),
+        None => update_planar(c, g, bodies, poses, h, inv_h, max_push),
     }
 }
 
@@ -445,6 +447,7 @@ fn update_planar(
     poses: &[SolverPose],
     h: f32,
     inv_h: f32,
+    max_push: f32,
 ) {
     let (ba, bb) = (BodyW::gather(bodies, &g.a), BodyW::gather(bodies, &g.b));
     let (qa, qb) = (PoseW::gather(poses, &g.a), PoseW::gather(poses, &g.b));
@@ -461,6 +464,7 @@ fn update_planar(
         )
     });
     let inv_h = F::splat(inv_h);
+    let max_push = F::splat(max_push);
     let im = ba.inv_mass + bb.inv_mass;
     let anchors = |p: &mut PointW, f: &FeatureW| {
         let (s, n, ra, ab) = planar_geometry(f, &qa, &qb);
@@ -474,7 +478,7 @@ fn update_planar(
         let (rna, rnb) = (cross(ra, n), cross(rb, n));
         let k = im + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
         p.mass = inv_or_zero(k);
-        p.bias = (max(s, F::ZERO) + curve) * inv_h;
+        p.bias = max((max(s, F::ZERO) + curve) * inv_h, -max_push);
         p.normal = n;
         p.ra = ra;
         p.rb = rb;
@@ -845,7 +849,7 @@ pub(crate) fn apply_restitution(
         &constraints.scalar_geometry[..],
     );
     for (((c, g), info), _) in bundles.filter(|(_, &bouncy)| bouncy) {
-        update_bundle(c, g, (&mut *sv, sg), bodies, poses, 0.0);
+        update_bundle(c, g, (&mut *sv, sg), bodies, poses, 0.0, prm.max_push_speed);
         for l in c.used() {
             if info[l].restitution == 0.0 {
                 continue;
@@ -1053,12 +1057,15 @@ mod tests {
     fn lane_kernels_match_the_scalar_routines_bit_for_bit() {
         let mut g = Gen(ChaCha8Rng::seed_from_u64(0x5eed));
         let prm = SolverParams {
+            max_push_speed: TEST_PUSH,
             linear_slop: 0.005,
             position_correction: 0.2,
             max_correction: 0.2,
             restitution_threshold: 1.0,
         };
-        let (mut solved_in_lanes, mut pushed) = (0, 0);
+        // A low cap, so that random turning pairs reach it.
+        const TEST_PUSH: f32 = 0.01;
+        let (mut solved_in_lanes, mut pushed, mut capped) = (0, 0, 0);
         for _ in 0..3000 {
             let (bodies, poses, mut vc, gc) = case(&mut g);
             let (mut vb, gb) = bundle(&vc, &gc);
@@ -1066,11 +1073,16 @@ mod tests {
                 // Anchor update.
                 let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
                 for l in 0..4 {
-                    update_one(&mut vc[l], &gc[l], &bodies, &poses, h, inv_h);
+                    update_one(&mut vc[l], &gc[l], &bodies, &poses, h, inv_h, TEST_PUSH);
                 }
-                update_planar(&mut vb, &gb, &bodies, &poses, h, inv_h);
+                update_planar(&mut vb, &gb, &bodies, &poses, h, inv_h, TEST_PUSH);
                 for (l, c) in vc.iter().enumerate() {
                     assert_eq!(constraint_bits(&vb.lane(l)), constraint_bits(c), "update");
+                    let count = c.count as usize;
+                    capped += c.points[..count]
+                        .iter()
+                        .filter(|p| p.bias == -TEST_PUSH)
+                        .count();
                 }
                 assert_eq!(vb.all_block, vc.iter().all(|c| c.block_ok));
             }
@@ -1108,5 +1120,6 @@ mod tests {
         // The kernels' interesting paths were exercised.
         assert!(solved_in_lanes > 1000, "{solved_in_lanes} bundles in lanes");
         assert!(pushed > 1000, "{pushed} bundles pushed");
+        assert!(capped > 100, "{capped} points at the push cap");
     }
 }
