@@ -42,6 +42,16 @@ use serde::{Deserialize, Serialize};
 /// metre-wide box, a tenth of a millimetre on a 1 cm sliver).
 const PATCH_FRACTION: f32 = 0.01;
 
+/// The pose of the body that carries a feature's normal: B's for a face of
+/// B, A's otherwise (a face of A, or the fallback direction of two points).
+fn face_frame<'a>(f: &PointFeature, xa: &'a Iso, xb: &'a Iso) -> &'a Iso {
+    if f.kind == FeatureKind::PlaneB {
+        xb
+    } else {
+        xa
+    }
+}
+
 /// A pair's last narrowphase result, kept in the bodies' own frames.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct ManifoldCache {
@@ -88,11 +98,7 @@ impl ManifoldCache {
         self.count = m.count as u8;
         for (k, (p, f)) in m.points().iter().zip(features).enumerate() {
             self.ids[k] = p.id;
-            let frame = if f.kind == FeatureKind::PlaneB {
-                xb
-            } else {
-                xa
-            };
+            let frame = face_frame(f, xa, xb);
             self.features[k] = PointFeature {
                 pa: xa.apply_inv(f.pa),
                 pb: xb.apply_inv(f.pb),
@@ -138,11 +144,7 @@ impl ManifoldCache {
         }
         let count = m.count;
         for (k, (f, out)) in self.features[..count].iter().zip(features).enumerate() {
-            let frame = if f.kind == FeatureKind::PlaneB {
-                xb
-            } else {
-                xa
-            };
+            let frame = face_frame(f, xa, xb);
             let w = PointFeature {
                 pa: xa.apply(f.pa),
                 pb: xb.apply(f.pb),

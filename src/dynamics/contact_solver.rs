@@ -30,10 +30,11 @@
 //! both bodies, midway between the surfaces, so impulses conserve angular
 //! momentum exactly. The non-penetration target uses the separation predicted
 //! at the end of the substep to second order (`s + h·vn + curve`, `curve` from
-//! the geometry at the poses the current velocities lead to), so a turning face
-//! or a corner sliding over a curve does not dig in during the substep; that
-//! penetration would otherwise be removed by the position pass, which moves
-//! mass that carries velocity and so changes angular momentum. Two-point
+//! the geometry at the poses the current velocities lead to; a target that
+//! asks the bodies to separate is capped at the contact push speed), so a
+//! turning face or a corner sliding over a curve does not dig in during the
+//! substep; that penetration would otherwise be removed by the position pass,
+//! which moves mass that carries velocity and so changes angular momentum. Two-point
 //! manifolds are solved as 2×2 blocks, in the velocity pass and in the position
 //! pass alike, on the current normals.
 //!
