@@ -19,6 +19,9 @@ use wide::f32x4;
 /// Four lanes of `f32`.
 pub(crate) type F = f32x4;
 
+/// A lane mask (bit `l` for lane `l`) with every lane set.
+pub(crate) const ALL_LANES: u8 = 0b1111;
+
 /// Lane-wise `if mask { a } else { b }` (mask lanes all ones or all zeros).
 #[inline(always)]
 pub(crate) fn select(mask: F, a: F, b: F) -> F {
@@ -218,18 +221,27 @@ impl BodyW {
         }
     }
 
-    /// Stores the velocities back into the bodies `idx` that respond to
-    /// impulses (as the scalar passes: a static or kinematic body shared by
-    /// several lanes is never written).
+    /// Stores the velocities back into the bodies `idx` of the lanes set in
+    /// `writes` (bit `l` for lane `l`): the lanes in use whose bodies respond
+    /// to impulses (as the scalar passes: a static or kinematic body shared
+    /// by several lanes is never written).
     #[inline(always)]
-    pub fn scatter(&self, bodies: &mut [SolverBody], idx: &[u32]) {
+    pub fn scatter(&self, bodies: &mut [SolverBody], idx: &[u32; 4], writes: u8) {
         let rows = F::transpose([self.v.x, self.v.y, self.w, self.inv_mass]);
-        for (row, &i) in rows.iter().zip(idx) {
-            let b = &mut bodies[i as usize];
-            if b.responds() {
-                let [x, y, w, _] = row.to_array();
-                b.v = Vec2::new(x, y);
-                b.w = w;
+        let store = |b: &mut SolverBody, row: &F| {
+            let [x, y, w, _] = row.to_array();
+            b.v = Vec2::new(x, y);
+            b.w = w;
+        };
+        if writes == ALL_LANES {
+            for (row, &i) in rows.iter().zip(idx) {
+                store(&mut bodies[i as usize], row);
+            }
+            return;
+        }
+        for (l, (row, &i)) in rows.iter().zip(idx).enumerate() {
+            if writes & (1 << l) != 0 {
+                store(&mut bodies[i as usize], row);
             }
         }
     }
@@ -257,18 +269,26 @@ impl PoseW {
         }
     }
 
-    /// Stores the poses back into the bodies `idx` that respond (see
-    /// [`BodyW::scatter`]).
+    /// Stores the poses back into the bodies `idx` of the lanes set in
+    /// `writes` (see [`BodyW::scatter`]).
     #[inline(always)]
-    pub fn scatter(&self, poses: &mut [SolverPose], bodies: &[SolverBody], idx: &[u32]) {
+    pub fn scatter(&self, poses: &mut [SolverPose], idx: &[u32; 4], writes: u8) {
         let rows = F::transpose([self.dp.x, self.dp.y, self.dq.cos, self.dq.sin]);
-        for (row, &i) in rows.iter().zip(idx) {
-            if bodies[i as usize].responds() {
-                let [x, y, cos, sin] = row.to_array();
-                let q = &mut poses[i as usize];
-                q.dp = Vec2::new(x, y);
-                q.dq.cos = cos;
-                q.dq.sin = sin;
+        let store = |q: &mut SolverPose, row: &F| {
+            let [x, y, cos, sin] = row.to_array();
+            q.dp = Vec2::new(x, y);
+            q.dq.cos = cos;
+            q.dq.sin = sin;
+        };
+        if writes == ALL_LANES {
+            for (row, &i) in rows.iter().zip(idx) {
+                store(&mut poses[i as usize], row);
+            }
+            return;
+        }
+        for (l, (row, &i)) in rows.iter().zip(idx).enumerate() {
+            if writes & (1 << l) != 0 {
+                store(&mut poses[i as usize], row);
             }
         }
     }

@@ -51,7 +51,8 @@ struct PointW {
     max_normal_impulse: F,
 }
 
-/// Four constraints' data for the velocity passes, as [`VelocityConstraint`].
+/// Four constraints' data for the velocity passes, as [`VelocityConstraint`]
+/// without rolling resistance, which acts on single points only.
 #[derive(Clone, Copy, Debug, Default)]
 struct VelocityBundle {
     a: [u32; LANES],
@@ -68,16 +69,17 @@ struct VelocityBundle {
     /// The next bundle is of the same level: the two share no responding
     /// body, and the velocity pass may solve them side by side.
     independent_of_next: bool,
+    /// The lanes whose bodies are stored back (see [`Writes`]).
+    writes: Writes,
     count: [u8; LANES],
-    block_ok: [bool; LANES],
+    /// The lanes (bit `l` for lane `l`) whose block matrix is well
+    /// conditioned this substep.
+    block_ok: u8,
     friction: F,
     k11: F,
     k12: F,
     k22: F,
     inv_det: F,
-    rolling_arm: F,
-    angular_mass: F,
-    rolling_impulse: F,
     points: [PointW; 2],
 }
 
@@ -107,7 +109,34 @@ struct GeometryBundle {
     scalar: Option<u32>,
     /// As [`VelocityBundle::independent_of_next`].
     independent_of_next: bool,
+    /// As [`VelocityBundle::writes`].
+    writes: Writes,
     points: [FeatureW; 2],
+}
+
+/// Per body side (A, B) of a bundle, one bit per lane: the lane is in use and
+/// its body responds to impulses, so the passes store it back. A static or
+/// kinematic body, which several lanes may share, is never written (see
+/// `super::write_back`); the masks are set once per step, when the bundle is
+/// built, so the passes need not read the bodies' masses to know.
+#[derive(Clone, Copy, Debug, Default)]
+struct Writes {
+    a: u8,
+    b: u8,
+}
+
+impl Writes {
+    fn new(a: &[u32; LANES], b: &[u32; LANES], fill: u8, bodies: &[SolverBody]) -> Writes {
+        let mask = |idx: &[u32; LANES]| {
+            (0..fill as usize)
+                .filter(|&l| bodies[idx[l] as usize].responds())
+                .fold(0u8, |m, l| m | 1 << l)
+        };
+        Writes {
+            a: mask(a),
+            b: mask(b),
+        }
+    }
 }
 
 /// The scheduled contact constraints of one step, in bundles of four.
@@ -154,7 +183,7 @@ impl ContactBundles {
         for (&i, &same_level_next) in order.iter().zip(with_next) {
             level.push(i);
             if level.len() == LANES || !same_level_next {
-                self.push_bundle(block, &level);
+                self.push_bundle(block, &level, bodies);
                 level.clear();
                 // Whether the next bundle continues this level, sharing no
                 // responding body with this one.
@@ -170,7 +199,7 @@ impl ContactBundles {
 
     /// Packs the constraints `lanes` (1 to 4, independent) of `block` into a
     /// bundle, padding with copies of the first.
-    fn push_bundle(&mut self, block: &ContactConstraints, lanes: &[u32]) {
+    fn push_bundle(&mut self, block: &ContactConstraints, lanes: &[u32], bodies: &[SolverBody]) {
         let fill = lanes.len() as u8;
         let planar = lanes.iter().all(|&i| {
             let g = &block.geometry[i as usize];
@@ -222,6 +251,8 @@ impl ContactBundles {
             v.set_lane(l, &block.velocity[i]);
             g.set_lane(l, &block.geometry[i]);
         }
+        v.writes = Writes::new(&v.a, &v.b, fill, bodies);
+        g.writes = v.writes;
     }
 
     /// Calls `f(contact, normal impulses, tangent impulses, count)` for every
@@ -280,16 +311,17 @@ impl VelocityBundle {
             b: self.b[l],
             friction: get(&self.friction, l),
             count: self.count[l],
-            block_ok: self.block_ok[l],
+            block_ok: self.block_ok & (1 << l) != 0,
             k: [
                 get(&self.k11, l),
                 get(&self.k12, l),
                 get(&self.k22, l),
                 get(&self.inv_det, l),
             ],
-            rolling_arm: get(&self.rolling_arm, l),
-            angular_mass: get(&self.angular_mass, l),
-            rolling_impulse: get(&self.rolling_impulse, l),
+            // Rolling resistance acts on single points only.
+            rolling_arm: 0.0,
+            angular_mass: 0.0,
+            rolling_impulse: 0.0,
             points: [point(&self.points[0]), point(&self.points[1])],
         }
     }
@@ -300,14 +332,12 @@ impl VelocityBundle {
         self.b[l] = c.b;
         put(&mut self.friction, l, c.friction);
         self.count[l] = c.count;
-        self.block_ok[l] = c.block_ok;
+        self.block_ok = self.block_ok & !(1 << l) | (c.block_ok as u8) << l;
         put(&mut self.k11, l, c.k[0]);
         put(&mut self.k12, l, c.k[1]);
         put(&mut self.k22, l, c.k[2]);
         put(&mut self.inv_det, l, c.k[3]);
-        put(&mut self.rolling_arm, l, c.rolling_arm);
-        put(&mut self.angular_mass, l, c.angular_mass);
-        put(&mut self.rolling_impulse, l, c.rolling_impulse);
+        debug_assert_eq!(c.rolling_arm, 0.0, "a two-point manifold rolls");
         for (p, s) in self.points.iter_mut().zip(&c.points) {
             p.ra.set_lane(l, s.ra);
             p.rb.set_lane(l, s.rb);
@@ -327,11 +357,11 @@ impl VelocityBundle {
         0..self.fill as usize
     }
 
-    /// The used lanes' body indices.
+    /// Stores the bundle's bodies back.
     #[inline(always)]
-    fn bodies(&self) -> (&[u32], &[u32]) {
-        let n = self.fill as usize;
-        (&self.a[..n], &self.b[..n])
+    fn scatter(&self, ba: &BodyW, bb: &BodyW, bodies: &mut [SolverBody]) {
+        ba.scatter(bodies, &self.a, self.writes.a);
+        bb.scatter(bodies, &self.b, self.writes.b);
     }
 }
 
@@ -495,11 +525,9 @@ fn update_planar(
     let condition = F::splat(super::MAX_CONDITION) * det;
     let ok = gt(k11, F::ZERO) & gt(k22, F::ZERO) & lt(k11 * k11, condition);
     (c.k11, c.k12, c.k22, c.inv_det) = (k11, k12, k22, F::ONE / det);
-    let bits = ok.to_bitmask();
-    for (l, b) in c.block_ok.iter_mut().enumerate() {
-        *b = bits & (1 << l) != 0;
-    }
-    c.all_block = c.used().all(|l| c.block_ok[l]);
+    c.block_ok = ok.to_bitmask() as u8;
+    let used = (1u8 << c.fill) - 1;
+    c.all_block = c.block_ok & used == used;
 }
 
 /// Applies the accumulated impulses (start of each substep).
@@ -527,9 +555,7 @@ fn warm_start_bundle(c: &VelocityBundle, bodies: &mut [SolverBody]) {
         let impulse = p.normal_impulse * n + p.tangent_impulse * t;
         apply(&mut ba, &mut bb, p.ra, p.rb, impulse);
     }
-    let (ia, ib) = c.bodies();
-    ba.scatter(bodies, ia);
-    bb.scatter(bodies, ib);
+    c.scatter(&ba, &bb, bodies);
 }
 
 /// One velocity pass over all contacts; see `super::solve_one`. Two
@@ -585,9 +611,7 @@ fn solve_bundle(c: &mut VelocityBundle, bodies: &mut [SolverBody]) {
     solve_friction(friction, p1, &mut ba, &mut bb);
     solve_friction(friction, p2, &mut ba, &mut bb);
     solve_normal_block(c, &mut ba, &mut bb);
-    let (ia, ib) = c.bodies();
-    ba.scatter(bodies, ia);
-    bb.scatter(bodies, ib);
+    c.scatter(&ba, &bb, bodies);
 }
 
 /// [`solve_bundle`] on two independent bundles, interleaved step by step.
@@ -605,12 +629,8 @@ fn solve_pair(c1: &mut VelocityBundle, c2: &mut VelocityBundle, bodies: &mut [So
     }
     solve_normal_block(c1, &mut a1, &mut b1);
     solve_normal_block(c2, &mut a2, &mut b2);
-    let (ia, ib) = c1.bodies();
-    a1.scatter(bodies, ia);
-    b1.scatter(bodies, ib);
-    let (ia, ib) = c2.bodies();
-    a2.scatter(bodies, ia);
-    b2.scatter(bodies, ib);
+    c1.scatter(&a1, &b1, bodies);
+    c2.scatter(&a2, &b2, bodies);
 }
 
 /// `super::apply` in lanes.
@@ -702,8 +722,8 @@ pub(crate) fn solve_positions(
                 let (qa2, qb2) = (PoseW::gather(poses, &g2.a), PoseW::gather(poses, &g2.b));
                 let moved1 = position_planar(g1, bodies, qa1, qb1, prm);
                 let moved2 = position_planar(g2, bodies, qa2, qb2, prm);
-                scatter_poses(g1, moved1, bodies, poses);
-                scatter_poses(g2, moved2, bodies, poses);
+                scatter_poses(g1, moved1, poses);
+                scatter_poses(g2, moved2, poses);
                 i += 2;
                 continue;
             }
@@ -718,7 +738,7 @@ pub(crate) fn solve_positions(
             None => {
                 let (qa, qb) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
                 let moved = position_planar(g1, bodies, qa, qb, prm);
-                scatter_poses(g1, moved, bodies, poses);
+                scatter_poses(g1, moved, poses);
             }
         }
         i += 1;
@@ -727,16 +747,10 @@ pub(crate) fn solve_positions(
 
 /// Stores a bundle's corrected poses, if any.
 #[inline(always)]
-fn scatter_poses(
-    g: &GeometryBundle,
-    moved: Option<(PoseW, PoseW)>,
-    bodies: &[SolverBody],
-    poses: &mut [SolverPose],
-) {
+fn scatter_poses(g: &GeometryBundle, moved: Option<(PoseW, PoseW)>, poses: &mut [SolverPose]) {
     if let Some((qa, qb)) = moved {
-        let n = g.fill as usize;
-        qa.scatter(poses, bodies, &g.a[..n]);
-        qb.scatter(poses, bodies, &g.b[..n]);
+        qa.scatter(poses, &g.a, g.writes.a);
+        qb.scatter(poses, &g.b, g.writes.b);
     }
 }
 
@@ -1000,6 +1014,7 @@ mod tests {
     fn bundle(
         v: &[VelocityConstraint; 4],
         g: &[ContactGeometry; 4],
+        bodies: &[SolverBody],
     ) -> (VelocityBundle, GeometryBundle) {
         let mut vb = VelocityBundle {
             fill: 4,
@@ -1013,6 +1028,8 @@ mod tests {
             vb.set_lane(l, &v[l]);
             gb.set_lane(l, &g[l]);
         }
+        vb.writes = Writes::new(&vb.a, &vb.b, 4, bodies);
+        gb.writes = vb.writes;
         (vb, gb)
     }
 
@@ -1068,7 +1085,7 @@ mod tests {
         let (mut solved_in_lanes, mut pushed, mut capped) = (0, 0, 0);
         for _ in 0..3000 {
             let (bodies, poses, mut vc, gc) = case(&mut g);
-            let (mut vb, gb) = bundle(&vc, &gc);
+            let (mut vb, gb) = bundle(&vc, &gc, &bodies);
             for h in [1.0 / 240.0, 0.0] {
                 // Anchor update.
                 let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
@@ -1114,7 +1131,7 @@ mod tests {
             let (qa, qb) = (PoseW::gather(&lanes, &gb.a), PoseW::gather(&lanes, &gb.b));
             let moved = position_planar(&gb, &bodies, qa, qb, &prm);
             pushed += moved.is_some() as u32;
-            scatter_poses(&gb, moved, &bodies, &mut lanes);
+            scatter_poses(&gb, moved, &mut lanes);
             assert_eq!(pose_bits(&lanes), pose_bits(&scalar), "position");
         }
         // The kernels' interesting paths were exercised.
