@@ -68,12 +68,17 @@ pub(crate) use bundles::{
 /// A contact point's data for the velocity passes.
 #[derive(Clone, Copy, Debug, Default)]
 struct VelocityPoint {
-    /// This substep's anchors from A's and B's current centres and normal
-    /// (A → B), from the point's feature geometry, set by [`update_anchors`]:
-    /// poses do not change during velocity iterations.
-    ra: Vec2,
-    rb: Vec2,
+    /// This substep's normal (A → B) and the lever arms of the anchor about
+    /// A's and B's current centres along it and along the tangent
+    /// (`rA × n`, `rB × n`, `rA × t`, `rB × t`), from the point's feature
+    /// geometry, set by [`update_anchors`]: poses do not change during
+    /// velocity iterations. A speed along a direction and an impulse's turn
+    /// then take a product each instead of a cross product.
     normal: Vec2,
+    arm_na: f32,
+    arm_nb: f32,
+    arm_ta: f32,
+    arm_tb: f32,
     /// Velocity bias of the non-penetration target this substep: the
     /// separation predicted at the end of the substep, `(max(s, 0) + curve)/h`
     /// (see [`update_anchors`]).
@@ -234,11 +239,13 @@ impl ContactConstraints {
             }
             approach[i] = vn0;
             points[i] = VelocityPoint {
-                ra,
-                rb,
-                // Normal, anchors, normal mass and bias are set from the
+                // Normal, arms, normal mass and bias are set from the
                 // feature geometry at the start of every substep.
                 normal: n,
+                arm_na: 0.0,
+                arm_nb: 0.0,
+                arm_ta: 0.0,
+                arm_tb: 0.0,
                 bias: 0.0,
                 mass: 0.0,
                 tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
@@ -315,14 +322,12 @@ fn write_back(bodies: &mut [SolverBody], a: u32, b: u32, ba: SolverBody, bb: Sol
 fn warm_one(c: &VelocityConstraint, bodies: &mut [SolverBody]) {
     let (mut ba, mut bb) = pair(bodies, c.a, c.b);
     for p in &c.points[..c.count as usize] {
-        let (n, t) = (p.normal, Vec2::new(p.normal.y, -p.normal.x));
-        apply(
-            &mut ba,
-            &mut bb,
-            p.ra,
-            p.rb,
-            p.normal_impulse * n + p.tangent_impulse * t,
-        );
+        let (n, t) = (p.normal, tangent(p.normal));
+        let impulse = p.normal_impulse * n + p.tangent_impulse * t;
+        ba.v -= ba.inv_mass * impulse;
+        ba.w -= ba.inv_inertia * (p.normal_impulse * p.arm_na + p.tangent_impulse * p.arm_ta);
+        bb.v += bb.inv_mass * impulse;
+        bb.w += bb.inv_inertia * (p.normal_impulse * p.arm_nb + p.tangent_impulse * p.arm_tb);
     }
     write_back(bodies, c.a, c.b, ba, bb);
 }
@@ -377,8 +382,9 @@ fn update_one(
         // gap) is capped at `max_push` (m/s).
         p.bias = ((s.max(0.0) + curve) * inv_h).max(-max_push);
         p.normal = n;
-        p.ra = ra;
-        p.rb = rb;
+        let t = tangent(n);
+        (p.arm_na, p.arm_nb) = (rna, rnb);
+        (p.arm_ta, p.arm_tb) = (cross(ra, t), cross(rb, t));
     }
     if g.count == 2 {
         (c.k, c.block_ok) = block_matrix(&c.points[0], &c.points[1], ba, bb);
@@ -401,8 +407,8 @@ fn block_matrix(
     bb: &SolverBody,
 ) -> ([f32; 4], bool) {
     let (n1, n2) = (p1.normal, p2.normal);
-    let (a1, b1) = (cross(p1.ra, n1), cross(p1.rb, n1));
-    let (a2, b2) = (cross(p2.ra, n2), cross(p2.rb, n2));
+    let (a1, b1) = (p1.arm_na, p1.arm_nb);
+    let (a2, b2) = (p2.arm_na, p2.arm_nb);
     let im = ba.inv_mass + bb.inv_mass;
     let k11 = im + ba.inv_inertia * a1 * a1 + bb.inv_inertia * b1 * b1;
     let k22 = im + ba.inv_inertia * a2 * a2 + bb.inv_inertia * b2 * b2;
@@ -437,14 +443,12 @@ fn solve_one(c: &mut VelocityConstraint, bodies: &mut [SolverBody]) {
         solve_normal_block(c, &mut ba, &mut bb);
     } else {
         for p in &mut c.points[..count] {
-            let (ra, rb, n) = (p.ra, p.rb, p.normal);
-            let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
-            let vn = dv.dot(n);
+            let vn = speed(&ba, &bb, p.normal, p.arm_na, p.arm_nb);
             let new = (p.normal_impulse - p.mass * (vn + p.bias)).max(0.0);
             let delta = new - p.normal_impulse;
             p.normal_impulse = new;
             p.max_normal_impulse = p.max_normal_impulse.max(new);
-            apply(&mut ba, &mut bb, ra, rb, delta * n);
+            apply(&mut ba, &mut bb, p.normal, p.arm_na, p.arm_nb, delta);
         }
     }
     if c.rolling_arm > 0.0 {
@@ -465,15 +469,13 @@ fn solve_one(c: &mut VelocityConstraint, bodies: &mut [SolverBody]) {
 /// Coulomb friction at one point, bounded by the point's normal impulse.
 #[inline(always)]
 fn solve_friction(friction: f32, p: &mut VelocityPoint, ba: &mut SolverBody, bb: &mut SolverBody) {
-    let t = Vec2::new(p.normal.y, -p.normal.x);
-    let (ra, rb) = (p.ra, p.rb);
-    let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
-    let vt = dv.dot(t);
+    let t = tangent(p.normal);
+    let vt = speed(ba, bb, t, p.arm_ta, p.arm_tb);
     let max_f = friction * p.normal_impulse;
     let new = clamp(p.tangent_impulse - p.tangent_mass * vt, -max_f, max_f);
     let delta = new - p.tangent_impulse;
     p.tangent_impulse = new;
-    apply(ba, bb, ra, rb, delta * t);
+    apply(ba, bb, t, p.arm_ta, p.arm_tb, delta);
 }
 
 /// `f32::clamp`'s result (the same tests in the same order), without its
@@ -489,12 +491,29 @@ fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
     }
 }
 
-#[inline]
-fn apply(ba: &mut SolverBody, bb: &mut SolverBody, ra: Vec2, rb: Vec2, impulse: Vec2) {
+/// The contact tangent of normal `n`: `n` turned a quarter clockwise.
+#[inline(always)]
+fn tangent(n: Vec2) -> Vec2 {
+    Vec2::new(n.y, -n.x)
+}
+
+/// Speed of B relative to A along `dir` at a point whose anchors have the
+/// lever arms `arm_a = rA × dir`, `arm_b = rB × dir`:
+/// `(vB + ωB × rB - vA - ωA × rA)·dir`.
+#[inline(always)]
+fn speed(ba: &SolverBody, bb: &SolverBody, dir: Vec2, arm_a: f32, arm_b: f32) -> f32 {
+    (bb.v - ba.v).dot(dir) + (bb.w * arm_b - ba.w * arm_a)
+}
+
+/// Applies the impulse `lambda·dir` to B and its opposite to A, at a point
+/// with lever arms `arm_a`, `arm_b` along `dir` (see [`speed`]).
+#[inline(always)]
+fn apply(ba: &mut SolverBody, bb: &mut SolverBody, dir: Vec2, arm_a: f32, arm_b: f32, lambda: f32) {
+    let impulse = lambda * dir;
     ba.v -= ba.inv_mass * impulse;
-    ba.w -= ba.inv_inertia * cross(ra, impulse);
+    ba.w -= ba.inv_inertia * (lambda * arm_a);
     bb.v += bb.inv_mass * impulse;
-    bb.w += bb.inv_inertia * cross(rb, impulse);
+    bb.w += bb.inv_inertia * (lambda * arm_b);
 }
 
 /// Solves both normal impulses of a two-point manifold at once: the 2×2 mixed
@@ -505,10 +524,8 @@ fn apply(ba: &mut SolverBody, bb: &mut SolverBody, ra: Vec2, rb: Vec2, impulse: 
 #[inline(always)]
 fn solve_normal_block(c: &mut VelocityConstraint, ba: &mut SolverBody, bb: &mut SolverBody) {
     let [p1, p2] = &mut c.points;
-    let (ra1, rb1, n1) = (p1.ra, p1.rb, p1.normal);
-    let (ra2, rb2, n2) = (p2.ra, p2.rb, p2.normal);
-    let vn1 = (bb.v + cross_sv(bb.w, rb1) - ba.v - cross_sv(ba.w, ra1)).dot(n1) + p1.bias;
-    let vn2 = (bb.v + cross_sv(bb.w, rb2) - ba.v - cross_sv(ba.w, ra2)).dot(n2) + p2.bias;
+    let vn1 = speed(ba, bb, p1.normal, p1.arm_na, p1.arm_nb) + p1.bias;
+    let vn2 = speed(ba, bb, p2.normal, p2.arm_na, p2.arm_nb) + p2.bias;
     let [k11, k12, k22, inv_det] = c.k;
     let a = Vec2::new(p1.normal_impulse, p2.normal_impulse);
     // b = vn - K·a, so that vn(x) = K·x + b.
@@ -546,8 +563,8 @@ fn solve_normal_block(c: &mut VelocityConstraint, ba: &mut SolverBody, bb: &mut 
     p2.normal_impulse = x.y;
     p1.max_normal_impulse = p1.max_normal_impulse.max(x.x);
     p2.max_normal_impulse = p2.max_normal_impulse.max(x.y);
-    apply(ba, bb, ra1, rb1, d.x * n1);
-    apply(ba, bb, ra2, rb2, d.y * n2);
+    apply(ba, bb, p1.normal, p1.arm_na, p1.arm_nb, d.x);
+    apply(ba, bb, p2.normal, p2.arm_na, p2.arm_nb, d.y);
 }
 
 /// A contact point's separation, normal (A → B) and anchor from the bodies'
@@ -746,14 +763,12 @@ fn restitution_one(
         if approach > -prm.restitution_threshold || p.max_normal_impulse == 0.0 {
             continue;
         }
-        let (ra, rb, n) = (p.ra, p.rb, p.normal);
-        let dv = bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra);
-        let vn = dv.dot(n);
+        let vn = speed(&ba, &bb, p.normal, p.arm_na, p.arm_nb);
         let new = (p.normal_impulse - p.mass * (vn + info.restitution * approach)).max(0.0);
         let delta = new - p.normal_impulse;
         p.normal_impulse = new;
         p.max_normal_impulse = p.max_normal_impulse.max(new);
-        apply(&mut ba, &mut bb, ra, rb, delta * n);
+        apply(&mut ba, &mut bb, p.normal, p.arm_na, p.arm_nb, delta);
     }
     write_back(bodies, c.a, c.b, ba, bb);
 }
@@ -767,9 +782,11 @@ mod tests {
         // A body blowing up mid-step can leave NaN impulses; the step must go
         // on to the write-back, which freezes and reports the body.
         let point = VelocityPoint {
-            ra: Vec2::new(0.5, -0.5),
-            rb: Vec2::new(0.5, 0.5),
             normal: Vec2::Y,
+            arm_na: 0.5,
+            arm_nb: 0.5,
+            arm_ta: 0.5,
+            arm_tb: -0.5,
             mass: 1.0,
             tangent_mass: 1.0,
             normal_impulse: f32::NAN,

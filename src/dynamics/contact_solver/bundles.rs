@@ -40,9 +40,11 @@ const LANES: usize = 4;
 /// One contact point of four lanes, as [`VelocityPoint`].
 #[derive(Clone, Copy, Debug, Default)]
 struct PointW {
-    ra: V2,
-    rb: V2,
     normal: V2,
+    arm_na: F,
+    arm_nb: F,
+    arm_ta: F,
+    arm_tb: F,
     bias: F,
     mass: F,
     tangent_mass: F,
@@ -111,6 +113,9 @@ struct GeometryBundle {
     independent_of_next: bool,
     /// As [`VelocityBundle::writes`].
     writes: Writes,
+    /// On whose faces the points lie ([`FACES_A`], [`FACES_B`],
+    /// [`FACES_MIXED`]), set when the bundle is built.
+    faces: u8,
     points: [FeatureW; 2],
 }
 
@@ -253,6 +258,7 @@ impl ContactBundles {
         }
         v.writes = Writes::new(&v.a, &v.b, fill, bodies);
         g.writes = v.writes;
+        g.faces = faces_of(&g.points, fill);
     }
 
     /// Calls `f(contact, normal impulses, tangent impulses, count)` for every
@@ -296,9 +302,11 @@ impl VelocityBundle {
     /// Lane `l` as a scalar constraint.
     fn lane(&self, l: usize) -> VelocityConstraint {
         let point = |p: &PointW| VelocityPoint {
-            ra: p.ra.lane(l),
-            rb: p.rb.lane(l),
             normal: p.normal.lane(l),
+            arm_na: get(&p.arm_na, l),
+            arm_nb: get(&p.arm_nb, l),
+            arm_ta: get(&p.arm_ta, l),
+            arm_tb: get(&p.arm_tb, l),
             bias: get(&p.bias, l),
             mass: get(&p.mass, l),
             tangent_mass: get(&p.tangent_mass, l),
@@ -339,9 +347,11 @@ impl VelocityBundle {
         put(&mut self.inv_det, l, c.k[3]);
         debug_assert_eq!(c.rolling_arm, 0.0, "a two-point manifold rolls");
         for (p, s) in self.points.iter_mut().zip(&c.points) {
-            p.ra.set_lane(l, s.ra);
-            p.rb.set_lane(l, s.rb);
             p.normal.set_lane(l, s.normal);
+            put(&mut p.arm_na, l, s.arm_na);
+            put(&mut p.arm_nb, l, s.arm_nb);
+            put(&mut p.arm_ta, l, s.arm_ta);
+            put(&mut p.arm_tb, l, s.arm_tb);
             put(&mut p.bias, l, s.bias);
             put(&mut p.mass, l, s.mass);
             put(&mut p.tangent_mass, l, s.tangent_mass);
@@ -388,17 +398,47 @@ impl GeometryBundle {
     }
 }
 
+/// [`GeometryBundle::faces`]: every lane's face is A's.
+const FACES_A: u8 = 1;
+/// Every lane's face is B's.
+const FACES_B: u8 = 2;
+/// Some lanes' faces are A's, others B's.
+const FACES_MIXED: u8 = 0;
+
+/// Which body's faces a bundle's points lie on ([`FACES_A`], [`FACES_B`] or
+/// [`FACES_MIXED`]), from the lanes' `plane_a` masks.
+fn faces_of(points: &[FeatureW; 2], fill: u8) -> u8 {
+    let used = (1 << fill) - 1;
+    let masks = points.map(|p| p.plane_a.to_bitmask() as u8 & used);
+    if masks.iter().all(|&m| m == used) {
+        FACES_A
+    } else if masks.iter().all(|&m| m == 0) {
+        FACES_B
+    } else {
+        FACES_MIXED
+    }
+}
+
 /// A contact point of four lanes from the current poses, as
 /// `super::current_geometry` for face features: separation, normal (A → B),
-/// anchor relative to A's centre, and B's centre relative to A's.
+/// anchor relative to A's centre, and B's centre relative to A's. `FACES`
+/// says on whose faces the lanes' points lie: the mixed case picks per lane,
+/// the others need no picking (the same values, fewer instructions; in
+/// stacks of boxes every bundle has all its faces on A).
 #[inline(always)]
-fn planar_geometry(p: &FeatureW, qa: &PoseW, qb: &PoseW) -> (F, V2, V2, V2) {
+fn planar_geometry<const FACES: u8>(p: &FeatureW, qa: &PoseW, qb: &PoseW) -> (F, V2, V2, V2) {
     let ab = p.ab + (qb.dp - qa.dp);
     let pa = qa.dq.apply(p.fa);
     let pb = ab + qb.dq.apply(p.fb);
-    let m = RotW::select(p.plane_a, qa.dq, qb.dq).apply(p.fnormal);
-    let face = V2::select(p.plane_a, pa, pb);
-    let other = V2::select(p.plane_a, pb, pa);
+    let (m, face, other) = match FACES {
+        FACES_A => (qa.dq.apply(p.fnormal), pa, pb),
+        FACES_B => (qb.dq.apply(p.fnormal), pb, pa),
+        _ => (
+            RotW::select(p.plane_a, qa.dq, qb.dq).apply(p.fnormal),
+            V2::select(p.plane_a, pa, pb),
+            V2::select(p.plane_a, pb, pa),
+        ),
+    };
     let d = other - face;
     let t = V2::new(-m.y, m.x);
     let u = t.dot(d);
@@ -420,7 +460,11 @@ fn planar_geometry(p: &FeatureW, qa: &PoseW, qb: &PoseW) -> (F, V2, V2, V2) {
     } else {
         (m, md - p.radius)
     };
-    let n = V2::select(p.plane_a, g, -g);
+    let n = match FACES {
+        FACES_A => g,
+        FACES_B => -g,
+        _ => V2::select(p.plane_a, g, -g),
+    };
     let anchor = other - (p.point_radius + F::splat(0.5) * s) * g;
     (s, n, anchor, ab)
 }
@@ -479,6 +523,24 @@ fn update_planar(
     inv_h: f32,
     max_push: f32,
 ) {
+    match g.faces {
+        FACES_A => update_planar_on::<FACES_A>(c, g, bodies, poses, h, inv_h, max_push),
+        FACES_B => update_planar_on::<FACES_B>(c, g, bodies, poses, h, inv_h, max_push),
+        _ => update_planar_on::<FACES_MIXED>(c, g, bodies, poses, h, inv_h, max_push),
+    }
+}
+
+/// [`update_planar`] for bundles whose faces lie as `FACES` says.
+#[inline(always)]
+fn update_planar_on<const FACES: u8>(
+    c: &mut VelocityBundle,
+    g: &GeometryBundle,
+    bodies: &[SolverBody],
+    poses: &[SolverPose],
+    h: f32,
+    inv_h: f32,
+    max_push: f32,
+) {
     let (ba, bb) = (BodyW::gather(bodies, &g.a), BodyW::gather(bodies, &g.b));
     let (qa, qb) = (PoseW::gather(poses, &g.a), PoseW::gather(poses, &g.b));
     // Turning pairs get the second-order term of the predicted separation.
@@ -497,11 +559,11 @@ fn update_planar(
     let max_push = F::splat(max_push);
     let im = ba.inv_mass + bb.inv_mass;
     let anchors = |p: &mut PointW, f: &FeatureW| {
-        let (s, n, ra, ab) = planar_geometry(f, &qa, &qb);
+        let (s, n, ra, ab) = planar_geometry::<FACES>(f, &qa, &qb);
         let rb = ra - ab;
         let mut curve = F::ZERO;
         if let Some((qa1, qb1)) = &predicted {
-            let (s1, ..) = planar_geometry(f, qa1, qb1);
+            let (s1, ..) = planar_geometry::<FACES>(f, qa1, qb1);
             let dv = relative_velocity(&ba, &bb, ra, rb);
             curve = select(curved, s1 - s - F::splat(h) * dv.dot(n), F::ZERO);
         }
@@ -510,8 +572,9 @@ fn update_planar(
         p.mass = inv_or_zero(k);
         p.bias = max((max(s, F::ZERO) + curve) * inv_h, -max_push);
         p.normal = n;
-        p.ra = ra;
-        p.rb = rb;
+        let t = tangent(n);
+        (p.arm_na, p.arm_nb) = (rna, rnb);
+        (p.arm_ta, p.arm_tb) = (cross(ra, t), cross(rb, t));
         (rna, rnb, n)
     };
     let [p1, p2] = &mut c.points;
@@ -550,10 +613,12 @@ pub(crate) fn warm_start(constraints: &ContactBundles, bodies: &mut [SolverBody]
 fn warm_start_bundle(c: &VelocityBundle, bodies: &mut [SolverBody]) {
     let (mut ba, mut bb) = (BodyW::gather(bodies, &c.a), BodyW::gather(bodies, &c.b));
     for p in &c.points {
-        let n = p.normal;
-        let t = V2::new(n.y, -n.x);
+        let (n, t) = (p.normal, tangent(p.normal));
         let impulse = p.normal_impulse * n + p.tangent_impulse * t;
-        apply(&mut ba, &mut bb, p.ra, p.rb, impulse);
+        ba.v = ba.v - ba.inv_mass * impulse;
+        ba.w -= ba.inv_inertia * (p.normal_impulse * p.arm_na + p.tangent_impulse * p.arm_ta);
+        bb.v = bb.v + bb.inv_mass * impulse;
+        bb.w += bb.inv_inertia * (p.normal_impulse * p.arm_nb + p.tangent_impulse * p.arm_tb);
     }
     c.scatter(&ba, &bb, bodies);
 }
@@ -633,16 +698,29 @@ fn solve_pair(c1: &mut VelocityBundle, c2: &mut VelocityBundle, bodies: &mut [So
     c2.scatter(&a2, &b2, bodies);
 }
 
-/// `super::apply` in lanes.
+/// `super::tangent` in lanes.
 #[inline(always)]
-fn apply(ba: &mut BodyW, bb: &mut BodyW, ra: V2, rb: V2, impulse: V2) {
-    ba.v = ba.v - ba.inv_mass * impulse;
-    ba.w -= ba.inv_inertia * cross(ra, impulse);
-    bb.v = bb.v + bb.inv_mass * impulse;
-    bb.w += bb.inv_inertia * cross(rb, impulse);
+fn tangent(n: V2) -> V2 {
+    V2::new(n.y, -n.x)
 }
 
-/// Relative velocity at a point, as in the scalar routines.
+/// `super::speed` in lanes.
+#[inline(always)]
+fn speed(ba: &BodyW, bb: &BodyW, dir: V2, arm_a: F, arm_b: F) -> F {
+    (bb.v - ba.v).dot(dir) + (bb.w * arm_b - ba.w * arm_a)
+}
+
+/// `super::apply` in lanes.
+#[inline(always)]
+fn apply(ba: &mut BodyW, bb: &mut BodyW, dir: V2, arm_a: F, arm_b: F, lambda: F) {
+    let impulse = lambda * dir;
+    ba.v = ba.v - ba.inv_mass * impulse;
+    ba.w -= ba.inv_inertia * (lambda * arm_a);
+    bb.v = bb.v + bb.inv_mass * impulse;
+    bb.w += bb.inv_inertia * (lambda * arm_b);
+}
+
+/// Relative velocity at a point, as in the scalar anchor update.
 #[inline(always)]
 fn relative_velocity(ba: &BodyW, bb: &BodyW, ra: V2, rb: V2) -> V2 {
     bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra)
@@ -651,14 +729,13 @@ fn relative_velocity(ba: &BodyW, bb: &BodyW, ra: V2, rb: V2) -> V2 {
 /// `super::solve_friction` in lanes.
 #[inline(always)]
 fn solve_friction(friction: F, p: &mut PointW, ba: &mut BodyW, bb: &mut BodyW) {
-    let t = V2::new(p.normal.y, -p.normal.x);
-    let (ra, rb) = (p.ra, p.rb);
-    let vt = relative_velocity(ba, bb, ra, rb).dot(t);
+    let t = tangent(p.normal);
+    let vt = speed(ba, bb, t, p.arm_ta, p.arm_tb);
     let max_f = friction * p.normal_impulse;
     let new = clamp(p.tangent_impulse - p.tangent_mass * vt, -max_f, max_f);
     let delta = new - p.tangent_impulse;
     p.tangent_impulse = new;
-    apply(ba, bb, ra, rb, delta * t);
+    apply(ba, bb, t, p.arm_ta, p.arm_tb, delta);
 }
 
 /// `super::solve_normal_block` in lanes: the four cases of the 2×2 LCP are
@@ -666,10 +743,8 @@ fn solve_friction(friction: F, p: &mut PointW, ba: &mut BodyW, bb: &mut BodyW) {
 #[inline(always)]
 fn solve_normal_block(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
     let [p1, p2] = &mut c.points;
-    let (ra1, rb1, n1) = (p1.ra, p1.rb, p1.normal);
-    let (ra2, rb2, n2) = (p2.ra, p2.rb, p2.normal);
-    let vn1 = relative_velocity(ba, bb, ra1, rb1).dot(n1) + p1.bias;
-    let vn2 = relative_velocity(ba, bb, ra2, rb2).dot(n2) + p2.bias;
+    let vn1 = speed(ba, bb, p1.normal, p1.arm_na, p1.arm_nb) + p1.bias;
+    let vn2 = speed(ba, bb, p2.normal, p2.arm_na, p2.arm_nb) + p2.bias;
     let (k11, k12, k22) = (c.k11, c.k12, c.k22);
     let (ax, ay) = (p1.normal_impulse, p2.normal_impulse);
     let bx = vn1 - (k11 * ax + k12 * ay);
@@ -699,8 +774,8 @@ fn solve_normal_block(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
     p2.normal_impulse = y;
     p1.max_normal_impulse = max(p1.max_normal_impulse, x);
     p2.max_normal_impulse = max(p2.max_normal_impulse, y);
-    apply(ba, bb, ra1, rb1, dx * n1);
-    apply(ba, bb, ra2, rb2, dy * n2);
+    apply(ba, bb, p1.normal, p1.arm_na, p1.arm_nb, dx);
+    apply(ba, bb, p2.normal, p2.arm_na, p2.arm_nb, dy);
 }
 
 /// One NGS position pass; see `super::position_constraint`.
@@ -760,12 +835,28 @@ fn scatter_poses(g: &GeometryBundle, moved: Option<(PoseW, PoseW)>, poses: &mut 
 fn position_planar(
     g: &GeometryBundle,
     bodies: &[SolverBody],
+    qa: PoseW,
+    qb: PoseW,
+    prm: &SolverParams,
+) -> Option<(PoseW, PoseW)> {
+    match g.faces {
+        FACES_A => position_planar_on::<FACES_A>(g, bodies, qa, qb, prm),
+        FACES_B => position_planar_on::<FACES_B>(g, bodies, qa, qb, prm),
+        _ => position_planar_on::<FACES_MIXED>(g, bodies, qa, qb, prm),
+    }
+}
+
+/// [`position_planar`] for bundles whose faces lie as `FACES` says.
+#[inline(always)]
+fn position_planar_on<const FACES: u8>(
+    g: &GeometryBundle,
+    bodies: &[SolverBody],
     mut qa: PoseW,
     mut qb: PoseW,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
-    let (s1, n1, ra1, ab1) = planar_geometry(&g.points[0], &qa, &qb);
-    let (s2, n2, ra2, ab2) = planar_geometry(&g.points[1], &qa, &qb);
+    let (s1, n1, ra1, ab1) = planar_geometry::<FACES>(&g.points[0], &qa, &qb);
+    let (s2, n2, ra2, ab2) = planar_geometry::<FACES>(&g.points[1], &qa, &qb);
     let target = |s: F| {
         clamp(
             F::splat(prm.position_correction) * (s + F::splat(prm.linear_slop)),
@@ -1030,6 +1121,7 @@ mod tests {
         }
         vb.writes = Writes::new(&vb.a, &vb.b, 4, bodies);
         gb.writes = vb.writes;
+        gb.faces = faces_of(&gb.points, 4);
         (vb, gb)
     }
 
@@ -1038,10 +1130,10 @@ mod tests {
         bits.extend(c.k.iter().map(|x| x.to_bits()));
         for p in &c.points {
             for x in [
-                p.ra.x,
-                p.ra.y,
-                p.rb.x,
-                p.rb.y,
+                p.arm_na,
+                p.arm_nb,
+                p.arm_ta,
+                p.arm_tb,
                 p.normal.x,
                 p.normal.y,
                 p.bias,
@@ -1083,9 +1175,12 @@ mod tests {
         // A low cap, so that random turning pairs reach it.
         const TEST_PUSH: f32 = 0.01;
         let (mut solved_in_lanes, mut pushed, mut capped) = (0, 0, 0);
+        // Bundles per `faces` (mixed, all on A, all on B).
+        let mut faces = [0; 3];
         for _ in 0..3000 {
             let (bodies, poses, mut vc, gc) = case(&mut g);
             let (mut vb, gb) = bundle(&vc, &gc, &bodies);
+            faces[gb.faces as usize] += 1;
             for h in [1.0 / 240.0, 0.0] {
                 // Anchor update.
                 let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
@@ -1138,5 +1233,9 @@ mod tests {
         assert!(solved_in_lanes > 1000, "{solved_in_lanes} bundles in lanes");
         assert!(pushed > 1000, "{pushed} bundles pushed");
         assert!(capped > 100, "{capped} points at the push cap");
+        assert!(
+            faces.iter().all(|&n| n > 100),
+            "bundles per faces {faces:?}"
+        );
     }
 }
