@@ -116,6 +116,13 @@ struct GeometryBundle {
     /// On whose faces the points lie ([`FACES_A`], [`FACES_B`],
     /// [`FACES_MIXED`]), set when the bundle is built.
     faces: u8,
+    /// The bodies' inverse masses and inertias, which the position pass
+    /// reads (fixed through the step), stored with the bundle when it is
+    /// built so that the pass need not gather them.
+    inv_mass_a: F,
+    inv_inertia_a: F,
+    inv_mass_b: F,
+    inv_inertia_b: F,
     points: [FeatureW; 2],
 }
 
@@ -259,6 +266,7 @@ impl ContactBundles {
         v.writes = Writes::new(&v.a, &v.b, fill, bodies);
         g.writes = v.writes;
         g.faces = faces_of(&g.points, fill);
+        g.set_masses(bodies);
     }
 
     /// Calls `f(contact, normal impulses, tangent impulses, count)` for every
@@ -376,6 +384,32 @@ impl VelocityBundle {
 }
 
 impl GeometryBundle {
+    /// Stores the lanes' bodies' inverse masses and inertias.
+    fn set_masses(&mut self, bodies: &[SolverBody]) {
+        let (a, b) = (
+            BodyW::gather(bodies, &self.a),
+            BodyW::gather(bodies, &self.b),
+        );
+        (self.inv_mass_a, self.inv_inertia_a) = (a.inv_mass, a.inv_inertia);
+        (self.inv_mass_b, self.inv_inertia_b) = (b.inv_mass, b.inv_inertia);
+    }
+
+    /// The lanes' bodies with their inverse masses (velocities zero), for
+    /// the position pass.
+    #[inline(always)]
+    fn masses(&self) -> (BodyW, BodyW) {
+        let body = |inv_mass, inv_inertia| BodyW {
+            v: V2::default(),
+            w: F::ZERO,
+            inv_mass,
+            inv_inertia,
+        };
+        (
+            body(self.inv_mass_a, self.inv_inertia_a),
+            body(self.inv_mass_b, self.inv_inertia_b),
+        )
+    }
+
     /// Stores scalar geometry into lane `l`.
     fn set_lane(&mut self, l: usize, g: &ContactGeometry) {
         self.a[l] = g.a;
@@ -795,8 +829,8 @@ pub(crate) fn solve_positions(
                 // pass.
                 let (qa1, qb1) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
                 let (qa2, qb2) = (PoseW::gather(poses, &g2.a), PoseW::gather(poses, &g2.b));
-                let moved1 = position_planar(g1, bodies, qa1, qb1, prm);
-                let moved2 = position_planar(g2, bodies, qa2, qb2, prm);
+                let moved1 = position_planar(g1, qa1, qb1, prm);
+                let moved2 = position_planar(g2, qa2, qb2, prm);
                 scatter_poses(g1, moved1, poses);
                 scatter_poses(g2, moved2, poses);
                 i += 2;
@@ -812,7 +846,7 @@ pub(crate) fn solve_positions(
             }
             None => {
                 let (qa, qb) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
-                let moved = position_planar(g1, bodies, qa, qb, prm);
+                let moved = position_planar(g1, qa, qb, prm);
                 scatter_poses(g1, moved, poses);
             }
         }
@@ -834,15 +868,14 @@ fn scatter_poses(g: &GeometryBundle, moved: Option<(PoseW, PoseW)>, poses: &mut 
 #[inline(always)]
 fn position_planar(
     g: &GeometryBundle,
-    bodies: &[SolverBody],
     qa: PoseW,
     qb: PoseW,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     match g.faces {
-        FACES_A => position_planar_on::<FACES_A>(g, bodies, qa, qb, prm),
-        FACES_B => position_planar_on::<FACES_B>(g, bodies, qa, qb, prm),
-        _ => position_planar_on::<FACES_MIXED>(g, bodies, qa, qb, prm),
+        FACES_A => position_planar_on::<FACES_A>(g, qa, qb, prm),
+        FACES_B => position_planar_on::<FACES_B>(g, qa, qb, prm),
+        _ => position_planar_on::<FACES_MIXED>(g, qa, qb, prm),
     }
 }
 
@@ -850,7 +883,6 @@ fn position_planar(
 #[inline(always)]
 fn position_planar_on<const FACES: u8>(
     g: &GeometryBundle,
-    bodies: &[SolverBody],
     mut qa: PoseW,
     mut qb: PoseW,
     prm: &SolverParams,
@@ -869,7 +901,7 @@ fn position_planar_on<const FACES: u8>(
     if !active.any() {
         return None;
     }
-    let (ba, bb) = (BodyW::gather(bodies, &g.a), BodyW::gather(bodies, &g.b));
+    let (ba, bb) = g.masses();
     let (rb1, rb2) = (ra1 - ab1, ra2 - ab2);
     // `super::block_correction` in lanes.
     let (a1, b1) = (cross(ra1, n1), cross(rb1, n1));
@@ -1122,6 +1154,7 @@ mod tests {
         vb.writes = Writes::new(&vb.a, &vb.b, 4, bodies);
         gb.writes = vb.writes;
         gb.faces = faces_of(&gb.points, 4);
+        gb.set_masses(bodies);
         (vb, gb)
     }
 
@@ -1224,7 +1257,7 @@ mod tests {
                 position_one(c, &bodies, &mut scalar, &prm);
             }
             let (qa, qb) = (PoseW::gather(&lanes, &gb.a), PoseW::gather(&lanes, &gb.b));
-            let moved = position_planar(&gb, &bodies, qa, qb, &prm);
+            let moved = position_planar(&gb, qa, qb, &prm);
             pushed += moved.is_some() as u32;
             scatter_poses(&gb, moved, &mut lanes);
             assert_eq!(pose_bits(&lanes), pose_bits(&scalar), "position");
