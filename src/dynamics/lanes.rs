@@ -221,6 +221,29 @@ impl BodyW {
         }
     }
 
+    /// Loads the velocities of the bodies `idx` (one per lane), with the
+    /// inverse masses and inertias the caller keeps (`inv_mass`,
+    /// `inv_inertia`: the same values, fixed through the step).
+    #[inline(always)]
+    pub fn gather_velocities(
+        bodies: &[SolverBody],
+        idx: &[u32; 4],
+        inv_mass: F,
+        inv_inertia: F,
+    ) -> BodyW {
+        let row = |i: u32| {
+            let b = &bodies[i as usize];
+            F::new([b.v.x, b.v.y, b.w, 0.0])
+        };
+        let [vx, vy, w, _] = F::transpose([row(idx[0]), row(idx[1]), row(idx[2]), row(idx[3])]);
+        BodyW {
+            v: V2::new(vx, vy),
+            w,
+            inv_mass,
+            inv_inertia,
+        }
+    }
+
     /// Stores the velocities back into the bodies `idx` of the lanes set in
     /// `writes` (bit `l` for lane `l`): the lanes in use whose bodies respond
     /// to impulses (as the scalar passes: a static or kinematic body shared

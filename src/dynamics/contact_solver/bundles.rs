@@ -73,6 +73,13 @@ struct VelocityBundle {
     independent_of_next: bool,
     /// The lanes whose bodies are stored back (see [`Writes`]).
     writes: Writes,
+    /// The bodies' inverse masses and inertias (fixed through the step),
+    /// stored when the bundle is built so that the passes gather only
+    /// velocities.
+    inv_mass_a: F,
+    inv_inertia_a: F,
+    inv_mass_b: F,
+    inv_inertia_b: F,
     count: [u8; LANES],
     /// The lanes (bit `l` for lane `l`) whose block matrix is well
     /// conditioned this substep.
@@ -267,6 +274,8 @@ impl ContactBundles {
         g.writes = v.writes;
         g.faces = faces_of(&g.points, fill);
         g.set_masses(bodies);
+        (v.inv_mass_a, v.inv_inertia_a) = (g.inv_mass_a, g.inv_inertia_a);
+        (v.inv_mass_b, v.inv_inertia_b) = (g.inv_mass_b, g.inv_inertia_b);
     }
 
     /// Calls `f(contact, normal impulses, tangent impulses, count)` for every
@@ -373,6 +382,15 @@ impl VelocityBundle {
     #[inline(always)]
     fn used(&self) -> std::ops::Range<usize> {
         0..self.fill as usize
+    }
+
+    /// Loads the bundle's bodies.
+    #[inline(always)]
+    fn gather(&self, bodies: &[SolverBody]) -> (BodyW, BodyW) {
+        (
+            BodyW::gather_velocities(bodies, &self.a, self.inv_mass_a, self.inv_inertia_a),
+            BodyW::gather_velocities(bodies, &self.b, self.inv_mass_b, self.inv_inertia_b),
+        )
     }
 
     /// Stores the bundle's bodies back.
@@ -575,7 +593,10 @@ fn update_planar_on<const FACES: u8>(
     inv_h: f32,
     max_push: f32,
 ) {
-    let (ba, bb) = (BodyW::gather(bodies, &g.a), BodyW::gather(bodies, &g.b));
+    let (ba, bb) = (
+        BodyW::gather_velocities(bodies, &g.a, g.inv_mass_a, g.inv_inertia_a),
+        BodyW::gather_velocities(bodies, &g.b, g.inv_mass_b, g.inv_inertia_b),
+    );
     let (qa, qb) = (PoseW::gather(poses, &g.a), PoseW::gather(poses, &g.b));
     // Turning pairs get the second-order term of the predicted separation.
     let curved = if h > 0.0 {
@@ -645,7 +666,7 @@ pub(crate) fn warm_start(constraints: &ContactBundles, bodies: &mut [SolverBody]
 /// The warm start of one bundle in lanes.
 #[inline(always)]
 fn warm_start_bundle(c: &VelocityBundle, bodies: &mut [SolverBody]) {
-    let (mut ba, mut bb) = (BodyW::gather(bodies, &c.a), BodyW::gather(bodies, &c.b));
+    let (mut ba, mut bb) = c.gather(bodies);
     for p in &c.points {
         let (n, t) = (p.normal, tangent(p.normal));
         let impulse = p.normal_impulse * n + p.tangent_impulse * t;
@@ -704,7 +725,7 @@ impl VelocityBundle {
 /// the normal block.
 #[inline(always)]
 fn solve_bundle(c: &mut VelocityBundle, bodies: &mut [SolverBody]) {
-    let (mut ba, mut bb) = (BodyW::gather(bodies, &c.a), BodyW::gather(bodies, &c.b));
+    let (mut ba, mut bb) = c.gather(bodies);
     let friction = c.friction;
     let [p1, p2] = &mut c.points;
     solve_friction(friction, p1, &mut ba, &mut bb);
@@ -716,8 +737,8 @@ fn solve_bundle(c: &mut VelocityBundle, bodies: &mut [SolverBody]) {
 /// [`solve_bundle`] on two independent bundles, interleaved step by step.
 #[inline(always)]
 fn solve_pair(c1: &mut VelocityBundle, c2: &mut VelocityBundle, bodies: &mut [SolverBody]) {
-    let (mut a1, mut b1) = (BodyW::gather(bodies, &c1.a), BodyW::gather(bodies, &c1.b));
-    let (mut a2, mut b2) = (BodyW::gather(bodies, &c2.a), BodyW::gather(bodies, &c2.b));
+    let (mut a1, mut b1) = c1.gather(bodies);
+    let (mut a2, mut b2) = c2.gather(bodies);
     let (f1, f2) = (c1.friction, c2.friction);
     {
         let ([p11, p12], [p21, p22]) = (&mut c1.points, &mut c2.points);
@@ -1155,6 +1176,8 @@ mod tests {
         gb.writes = vb.writes;
         gb.faces = faces_of(&gb.points, 4);
         gb.set_masses(bodies);
+        (vb.inv_mass_a, vb.inv_inertia_a) = (gb.inv_mass_a, gb.inv_inertia_a);
+        (vb.inv_mass_b, vb.inv_inertia_b) = (gb.inv_mass_b, gb.inv_inertia_b);
         (vb, gb)
     }
 
