@@ -985,8 +985,12 @@ fn push_apart(
         dp: qb.dp + bb.inv_mass * impulse,
         dq: qb.dq.integrate(bb.inv_inertia * cross(rb, impulse)),
     };
-    *qa = PoseW::select(push, &a, qa);
-    *qb = PoseW::select(push, &b, qb);
+    if push.all() {
+        (*qa, *qb) = (a, b);
+    } else {
+        *qa = PoseW::select(push, &a, qa);
+        *qb = PoseW::select(push, &b, qb);
+    }
 }
 
 /// Restitution, after the substeps: bounce points whose approach speed
