@@ -47,18 +47,36 @@ pub(crate) fn le(a: F, b: F) -> F {
 }
 
 /// `f32::clamp` lane-wise, in its order of tests (`x < lo` first, then
-/// `x > hi`), so that signed zeros come out as the scalar's.
+/// `x > hi`), so that signed zeros and NaN come out as the scalar's.
 #[inline(always)]
 pub(crate) fn clamp(x: F, lo: F, hi: F) -> F {
-    let x = select(lt(x, lo), lo, x);
-    select(gt(x, hi), hi, x)
+    // SSE's `maxps(a, b)` is `a > b ? a : b` and `minps(a, b)` is
+    // `a < b ? a : b`: `maxps(lo, x)` is exactly `x < lo ? lo : x`, and
+    // `minps(hi, y)` exactly `y > hi ? hi : y`. Elsewhere the min and max
+    // instructions treat NaN and zeros otherwise, so the tests are spelled out.
+    #[cfg(target_feature = "sse")]
+    {
+        hi.fast_min(lo.fast_max(x))
+    }
+    #[cfg(not(target_feature = "sse"))]
+    {
+        let x = select(lt(x, lo), lo, x);
+        select(gt(x, hi), hi, x)
+    }
 }
 
 /// `f32::max` lane-wise for operands that are not NaN: the larger one, and
-/// `b` when they compare equal.
+/// `b` when they compare equal (`a > b ? a : b`, which is SSE's `maxps`).
 #[inline(always)]
 pub(crate) fn max(a: F, b: F) -> F {
-    select(gt(a, b), a, b)
+    #[cfg(target_feature = "sse")]
+    {
+        a.fast_max(b)
+    }
+    #[cfg(not(target_feature = "sse"))]
+    {
+        select(gt(a, b), a, b)
+    }
 }
 
 /// `if x > 0 { 1 / x } else { 0 }` lane-wise.
@@ -332,6 +350,57 @@ impl PoseW {
         PoseW {
             dp: self.dp + h * b.v,
             dq: self.dq.integrate(h * b.w),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scalar tests that `clamp` and `max` stand for.
+    fn clamp_by_tests(x: f32, lo: f32, hi: f32) -> f32 {
+        let x = if x < lo { lo } else { x };
+        if x > hi {
+            hi
+        } else {
+            x
+        }
+    }
+
+    #[test]
+    fn clamp_and_max_keep_the_scalar_tests_bit_for_bit() {
+        // Signed zeros, infinities and NaN, where min and max instructions
+        // may differ from the comparisons.
+        let values = [
+            f32::NAN,
+            f32::NEG_INFINITY,
+            -1.5,
+            -0.0,
+            0.0,
+            0.25,
+            1.5,
+            f32::INFINITY,
+        ];
+        for &x in &values {
+            for &lo in &values {
+                for &hi in &values {
+                    let lanes = clamp(F::splat(x), F::splat(lo), F::splat(hi));
+                    let scalar = clamp_by_tests(x, lo, hi);
+                    assert_eq!(
+                        lanes.as_array()[0].to_bits(),
+                        scalar.to_bits(),
+                        "clamp({x}, {lo}, {hi})"
+                    );
+                }
+                let m = max(F::splat(x), F::splat(lo));
+                let scalar = if x > lo { x } else { lo };
+                assert_eq!(
+                    m.as_array()[0].to_bits(),
+                    scalar.to_bits(),
+                    "max({x}, {lo})"
+                );
+            }
         }
     }
 }

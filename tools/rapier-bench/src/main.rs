@@ -1,0 +1,135 @@
+//! Box2D's large pyramid (5 050 boxes of half 0.5 on a 200 m ground, sleep
+//! off, 1/60 s steps, rapier's default solver settings) in rapier2d 0.36,
+//! printing the per-step median and p95 in the format of `minkowski bench`.
+
+use rapier2d::prelude::*;
+use std::time::Instant;
+
+fn main() {
+    let mut steps: usize = 300;
+    let args: Vec<String> = std::env::args().collect();
+    let mut i = 1;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--steps" => {
+                steps = args
+                    .get(i + 1)
+                    .and_then(|s| s.parse().ok())
+                    .filter(|&n: &usize| n > 0)
+                    .unwrap_or_else(|| {
+                        eprintln!("usage: rapier-bench [--steps N]  (N >= 1)");
+                        std::process::exit(2)
+                    });
+                i += 2;
+            }
+            _ => {
+                eprintln!("usage: rapier-bench [--steps N]");
+                std::process::exit(2);
+            }
+        }
+    }
+
+    let mut bodies = RigidBodySet::new();
+    let mut colliders = ColliderSet::new();
+    let mut impulse_joints = ImpulseJointSet::new();
+    let mut multibody_joints = MultibodyJointSet::new();
+    let mut soft_bodies = SoftBodySet::new();
+    let mut pipeline = PhysicsPipeline::new();
+    let mut broad_phase = BroadPhaseBvh::new();
+    let mut narrow_phase = NarrowPhase::new();
+    let mut islands = IslandManager::new();
+    let mut ccd = CCDSolver::new();
+    let mut params = IntegrationParameters::default();
+    params.dt = 1.0 / 60.0;
+    let gravity = Vector::new(0.0, -10.0);
+
+    // Ground: fixed body, cuboid half extents (100, 1) at (0, -1).
+    let ground = bodies.insert(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0)));
+    colliders.insert_with_parent(ColliderBuilder::cuboid(100.0, 1.0), ground, &mut bodies);
+
+    // Box2D "large pyramid": 100 rows, 5050 boxes.
+    let base = 100usize;
+    let h: Real = 0.5;
+    let mut boxes = Vec::with_capacity(base * (base + 1) / 2);
+    for i in 0..base {
+        let y = (2.0 * i as Real + 1.0) * h;
+        for j in i..base {
+            let x = (i as Real + 1.0) * h + 2.0 * (j - i) as Real * h - h * base as Real;
+            let start = Vector::new(x, y);
+            let handle = bodies.insert(
+                RigidBodyBuilder::dynamic()
+                    .translation(start)
+                    .can_sleep(false),
+            );
+            colliders.insert_with_parent(
+                ColliderBuilder::cuboid(h, h)
+                    .density(1.0)
+                    .friction(0.6)
+                    .restitution(0.0),
+                handle,
+                &mut bodies,
+            );
+            boxes.push((handle, start));
+        }
+    }
+    let nbodies = bodies.len();
+
+    let mut times = Vec::with_capacity(steps);
+    let total_start = Instant::now();
+    for _ in 0..steps {
+        let t0 = Instant::now();
+        pipeline.step(
+            gravity,
+            &params,
+            &mut islands,
+            &mut broad_phase,
+            &mut narrow_phase,
+            &mut bodies,
+            &mut colliders,
+            &mut impulse_joints,
+            &mut multibody_joints,
+            &mut soft_bodies,
+            &mut ccd,
+            &(),
+            &(),
+        );
+        times.push(t0.elapsed().as_secs_f64());
+    }
+    let total = total_start.elapsed().as_secs_f64();
+
+    let mut sorted = times.clone();
+    sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = sorted.len();
+    let median = if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        0.5 * (sorted[n / 2 - 1] + sorted[n / 2])
+    };
+    // p95: nearest-rank.
+    let rank = ((0.95 * n as f64).ceil() as usize).clamp(1, n);
+    let p95 = sorted[rank - 1];
+
+    println!(
+        "rapier_large_pyramid bodies {} steps {} median {:.3} ms p95 {:.3} ms {:.1} steps/s",
+        nbodies,
+        steps,
+        median * 1e3,
+        p95 * 1e3,
+        steps as f64 / total
+    );
+
+    let mut max_disp: f64 = 0.0;
+    let mut worst = (Vector::ZERO, Vector::ZERO);
+    for (handle, start) in &boxes {
+        let p = bodies[*handle].translation();
+        let d = (p - *start).length() as f64;
+        if d > max_disp {
+            max_disp = d;
+            worst = (*start, p - *start);
+        }
+    }
+    eprintln!(
+        "max box displacement after {} steps: {:.6} m (box starting at ({:.2}, {:.2}), moved by ({:.4}, {:.4}))",
+        steps, max_disp, worst.0.x, worst.0.y, worst.1.x, worst.1.y
+    );
+}
