@@ -337,7 +337,8 @@ fn warm_one(c: &VelocityConstraint, bodies: &mut [SolverBody]) {
 /// left out, to spare its cost on resting stacks.
 const TURNING_SPIN: f32 = 0.05;
 
-/// Recomputes a constraint's anchors, normals, effective masses and velocity biases
+/// Recomputes a constraint's anchors (kept as their lever arms along the
+/// normal and the tangent), normals, effective masses and velocity biases
 /// from the current poses (start of each substep with the substep `h`, and
 /// before restitution with `h = 0`, which leaves no bias), by the point's
 /// feature geometry ([`current_geometry`]): a face normal turns with its body,
