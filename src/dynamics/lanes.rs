@@ -269,21 +269,32 @@ impl BodyW {
     #[inline(always)]
     pub fn scatter(&self, bodies: &mut [SolverBody], idx: &[u32; 4], writes: u8) {
         let rows = F::transpose([self.v.x, self.v.y, self.w, self.inv_mass]);
-        let store = |b: &mut SolverBody, row: &F| {
-            let [x, y, w, _] = row.to_array();
+        store_rows(bodies, &rows, idx, writes, |b, [x, y, w, _]| {
             b.v = Vec2::new(x, y);
             b.w = w;
-        };
-        if writes == ALL_LANES {
-            for (row, &i) in rows.iter().zip(idx) {
-                store(&mut bodies[i as usize], row);
-            }
-            return;
+        });
+    }
+}
+
+/// Stores row `l` of `rows` (one lane's values, transposed) into
+/// `items[idx[l]]` with `store`, for the lanes set in `writes`.
+#[inline(always)]
+fn store_rows<T>(
+    items: &mut [T],
+    rows: &[F; 4],
+    idx: &[u32; 4],
+    writes: u8,
+    store: impl Fn(&mut T, [f32; 4]),
+) {
+    if writes == ALL_LANES {
+        for (row, &i) in rows.iter().zip(idx) {
+            store(&mut items[i as usize], row.to_array());
         }
-        for (l, (row, &i)) in rows.iter().zip(idx).enumerate() {
-            if writes & (1 << l) != 0 {
-                store(&mut bodies[i as usize], row);
-            }
+        return;
+    }
+    for (l, (row, &i)) in rows.iter().zip(idx).enumerate() {
+        if writes & (1 << l) != 0 {
+            store(&mut items[i as usize], row.to_array());
         }
     }
 }
@@ -315,23 +326,11 @@ impl PoseW {
     #[inline(always)]
     pub fn scatter(&self, poses: &mut [SolverPose], idx: &[u32; 4], writes: u8) {
         let rows = F::transpose([self.dp.x, self.dp.y, self.dq.cos, self.dq.sin]);
-        let store = |q: &mut SolverPose, row: &F| {
-            let [x, y, cos, sin] = row.to_array();
+        store_rows(poses, &rows, idx, writes, |q, [x, y, cos, sin]| {
             q.dp = Vec2::new(x, y);
             q.dq.cos = cos;
             q.dq.sin = sin;
-        };
-        if writes == ALL_LANES {
-            for (row, &i) in rows.iter().zip(idx) {
-                store(&mut poses[i as usize], row);
-            }
-            return;
-        }
-        for (l, (row, &i)) in rows.iter().zip(idx).enumerate() {
-            if writes & (1 << l) != 0 {
-                store(&mut poses[i as usize], row);
-            }
-        }
+        });
     }
 
     /// The lanes where `mask` is set from `a`, the others from `b`.
