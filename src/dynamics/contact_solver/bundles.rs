@@ -75,7 +75,8 @@ struct VelocityBundle {
     writes: Writes,
     /// The bodies' inverse masses and inertias (fixed through the step),
     /// stored when the bundle is built so that the passes gather only
-    /// velocities.
+    /// velocities. The geometry bundle keeps the same values for the
+    /// position pass, which reads only that list.
     inv_mass_a: F,
     inv_inertia_a: F,
     inv_mass_b: F,
