@@ -53,10 +53,8 @@ pub(crate) struct Wavefront {
     start: Vec<u32>,
     /// Per position of the block's order: its level.
     order_level: Vec<u32>,
-    /// Per block number: the last input given for it and its order. A
-    /// settled scene hands every block the same input step after step, and
-    /// the order is a function of the input alone, so a repeated input takes
-    /// the stored order instead of scheduling the block again.
+    /// Per block number: the last input given for it and its order, which a
+    /// repeated input takes (see the module docs).
     memo: Vec<BlockOrder>,
 }
 
