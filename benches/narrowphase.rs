@@ -10,7 +10,7 @@
 //! through the pool, so criterion's time is the time per query.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use minkowski::{epa, gjk, sat, Iso, Polygon, Shape, Vec2};
+use minkowski::{narrowphase, sat, Iso, Polygon, Shape, Vec2};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -106,19 +106,19 @@ fn bench(c: &mut Criterion) {
         // The pools must be what they claim (guaranteed by construction; checked).
         assert!(separated
             .iter()
-            .all(|(xa, xb)| gjk::distance(&p.a, xa, &p.b, xb).is_some()));
+            .all(|(xa, xb)| narrowphase::distance(&p.a, xa, &p.b, xb).is_some()));
         assert!(overlapping
             .iter()
-            .all(|(xa, xb)| epa::penetration(&p.a, xa, &p.b, xb).is_some()));
+            .all(|(xa, xb)| narrowphase::penetration(&p.a, xa, &p.b, xb).is_some()));
         let (a, b) = (&p.a, &p.b);
         if std::env::var("DUMP").is_ok() {
             // Raw answers for comparing accuracy with other engines on the same pools.
             for (xa, xb) in &separated {
-                let d = gjk::distance(a, xa, b, xb).map_or(0.0, |c| c.distance);
+                let d = narrowphase::distance(a, xa, b, xb).map_or(0.0, |c| c.distance);
                 println!("DUMP {} distance {d}", p.name);
             }
             for (xa, xb) in &overlapping {
-                let d = epa::penetration(a, xa, b, xb).map_or(0.0, |c| c.depth);
+                let d = narrowphase::penetration(a, xa, b, xb).map_or(0.0, |c| c.depth);
                 println!("DUMP {} depth {d}", p.name);
             }
             continue;
@@ -129,21 +129,21 @@ fn bench(c: &mut Criterion) {
             bn.iter(|| {
                 i = (i + 1) & 63;
                 let (xa, xb) = &mixed[i];
-                gjk::intersects(black_box(a), black_box(xa), black_box(b), black_box(xb))
+                narrowphase::intersects(black_box(a), black_box(xa), black_box(b), black_box(xb))
             })
         });
         g.bench_function(format!("distance/{}", p.name), |bn| {
             bn.iter(|| {
                 i = (i + 1) & 63;
                 let (xa, xb) = &separated[i];
-                gjk::distance(black_box(a), black_box(xa), black_box(b), black_box(xb))
+                narrowphase::distance(black_box(a), black_box(xa), black_box(b), black_box(xb))
             })
         });
         g.bench_function(format!("penetration/{}", p.name), |bn| {
             bn.iter(|| {
                 i = (i + 1) & 63;
                 let (xa, xb) = &overlapping[i];
-                epa::penetration(black_box(a), black_box(xa), black_box(b), black_box(xb))
+                narrowphase::penetration(black_box(a), black_box(xa), black_box(b), black_box(xb))
             })
         });
 

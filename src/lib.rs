@@ -24,19 +24,19 @@
 #![warn(missing_docs)]
 
 pub mod broadphase;
-pub mod collision;
 pub mod dynamics;
+pub mod geometry;
 pub mod math;
+pub mod narrowphase;
 pub mod replay;
 pub mod scene;
-
-pub use collision::{epa, gjk, sat};
 pub mod shape;
 pub mod world;
 
 pub use broadphase::{SapConfig, SweepAndPrune};
-pub use collision::Aabb;
 pub use dynamics::{Body, BodyDef, BodyKind, Material};
+pub use geometry::{epa, gjk, sat};
+pub use math::Aabb;
 pub use math::{Iso, Rot, Vec2};
 pub use shape::{Polygon, Shape, ShapeError, SupportMap};
 pub use world::{BodyId, World, WorldSettings};

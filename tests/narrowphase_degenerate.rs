@@ -6,8 +6,8 @@
 mod common;
 
 use common::*;
-use minkowski::collision::simplex::{Simplex, SimplexVertex};
-use minkowski::{epa, gjk, Iso, Shape, Vec2};
+use minkowski::geometry::simplex::{Simplex, SimplexVertex};
+use minkowski::{gjk, narrowphase, Iso, Shape, Vec2};
 
 const TOL: f32 = 1e-5;
 
@@ -55,11 +55,11 @@ fn epa_point_simplex_touching_corners() {
     let core = gjk::query_traced(&a, &xa, &b, &xb, &mut trace);
     assert_eq!(core.simplex.count, 1, "{trace:?}");
     assert_eq!(core.simplex.v[0].w, Vec2::ZERO);
-    let p = epa::penetration(&a, &xa, &b, &xb).expect("touching counts as contact");
+    let p = narrowphase::penetration(&a, &xa, &b, &xb).expect("touching counts as contact");
     assert!(p.depth.abs() < TOL, "{p:?}");
     assert_unit_finite(p.normal);
-    assert!(gjk::intersects(&a, &xa, &b, &xb));
-    assert!(gjk::distance(&a, &xa, &b, &xb).is_none());
+    assert!(narrowphase::intersects(&a, &xa, &b, &xb));
+    assert!(narrowphase::distance(&a, &xa, &b, &xb).is_none());
     oracle_ok(&a, &xa, &b, &xb);
 }
 
@@ -73,19 +73,19 @@ fn epa_segment_simplex_origin_on_edge() {
     let mut trace = Vec::new();
     let core = gjk::query_traced(&a, &xa, &a, &xb, &mut trace);
     assert_eq!(core.simplex.count, 2, "{trace:?}");
-    let p = epa::penetration(&a, &xa, &a, &xb).unwrap();
+    let p = narrowphase::penetration(&a, &xa, &a, &xb).unwrap();
     assert!((p.depth - 1.0).abs() < TOL, "{p:?}");
     assert!((p.normal - Vec2::X).length() < 1e-3, "{p:?}");
     oracle_ok(&a, &xa, &a, &xb);
 
     // Touching along an edge: the origin on the boundary segment of B − A.
     let xb = at(2.0, 0.5, 0.0);
-    let p = epa::penetration(&a, &xa, &a, &xb).unwrap();
+    let p = narrowphase::penetration(&a, &xa, &a, &xb).unwrap();
     assert!(
         p.depth.abs() < TOL && (p.normal - Vec2::X).length() < 1e-3,
         "{p:?}"
     );
-    assert!(gjk::distance(&a, &xa, &a, &xb).is_none());
+    assert!(narrowphase::distance(&a, &xa, &a, &xb).is_none());
     oracle_ok(&a, &xa, &a, &xb);
 }
 
@@ -151,13 +151,13 @@ fn identical_shapes_at_identical_pose() {
         (Shape::ellipse(2.0, 0.5), 1.0),
     ];
     for (s, depth) in &cases {
-        let p = epa::penetration(s, &xf, s, &xf).unwrap_or_else(|| panic!("{s:?}"));
+        let p = narrowphase::penetration(s, &xf, s, &xf).unwrap_or_else(|| panic!("{s:?}"));
         assert!((p.depth - depth).abs() < TOL, "{s:?}: {p:?}");
         assert_unit_finite(p.normal);
         let along = overlap_along(&world(s, &xf), &world(s, &xf), d(p.normal));
         assert!((along - *depth as f64).abs() < 2e-5, "{s:?}: {p:?} {along}");
-        assert!(gjk::intersects(s, &xf, s, &xf));
-        assert!(gjk::distance(s, &xf, s, &xf).is_none());
+        assert!(narrowphase::intersects(s, &xf, s, &xf));
+        assert!(narrowphase::distance(s, &xf, s, &xf).is_none());
     }
 }
 
@@ -181,7 +181,7 @@ fn nested_shapes() {
             let xb = at(x, y, t);
             oracle_ok(&big, &Iso::IDENTITY, s, &xb);
             oracle_ok(s, &xb, &big, &Iso::IDENTITY);
-            let p = epa::penetration(&big, &Iso::IDENTITY, s, &xb).unwrap();
+            let p = narrowphase::penetration(&big, &Iso::IDENTITY, s, &xb).unwrap();
             assert!(p.depth > 0.3, "{s:?} {p:?}");
         }
     }
@@ -190,7 +190,7 @@ fn nested_shapes() {
     let e = Shape::ellipse(2.0, 1.0);
     let c = Shape::capsule(0.5, 0.2);
     let xb = at(0.3, 0.1, 0.4);
-    let p = epa::penetration(&e, &Iso::IDENTITY, &c, &xb).unwrap();
+    let p = narrowphase::penetration(&e, &Iso::IDENTITY, &c, &xb).unwrap();
     let (we, wc) = (world(&e, &Iso::IDENTITY), world(&c, &xb));
     let sampled = (0..100_000)
         .map(|k| {
@@ -239,11 +239,11 @@ fn near_touching_pairs() {
             let xb = frame.mul(&Iso::new(*dir * (contact + gap), 0.0));
             oracle_ok(a, &xa, b, &xb);
             if gap > 1e-5 {
-                let c = gjk::distance(a, &xa, b, &xb).unwrap();
+                let c = narrowphase::distance(a, &xa, b, &xb).unwrap();
                 assert!((c.distance - gap).abs() < TOL, "{a:?} {b:?} {gap}: {c:?}");
             }
             if gap < -1e-5 {
-                let p = epa::penetration(a, &xa, b, &xb).unwrap();
+                let p = narrowphase::penetration(a, &xa, b, &xb).unwrap();
                 assert!((p.depth + gap).abs() < TOL, "{a:?} {b:?} {gap}: {p:?}");
                 let n = frame.rot.apply(*dir);
                 assert!((p.normal - n).length() < 1e-3, "{a:?} {b:?} {gap}: {p:?}");
@@ -323,12 +323,12 @@ fn never_nan_at_huge_and_tiny_scales() {
                 {
                     let xa = Iso::new(far, 0.1 * k as f32);
                     let xb = Iso::new(far + *off * s, -0.4 * k as f32);
-                    let _ = gjk::intersects(a, &xa, b, &xb);
-                    if let Some(c) = gjk::distance(a, &xa, b, &xb) {
+                    let _ = narrowphase::intersects(a, &xa, b, &xb);
+                    if let Some(c) = narrowphase::distance(a, &xa, b, &xb) {
                         assert!(c.distance.is_finite() && c.normal.is_finite(), "{c:?}");
                         assert!(c.point_a.is_finite() && c.point_b.is_finite());
                     }
-                    if let Some(p) = epa::penetration(a, &xa, b, &xb) {
+                    if let Some(p) = narrowphase::penetration(a, &xa, b, &xb) {
                         assert!(p.depth.is_finite() && p.normal.is_finite(), "{p:?}");
                         assert_unit_finite(p.normal);
                     }
@@ -338,10 +338,11 @@ fn never_nan_at_huge_and_tiny_scales() {
                     let is_ellipse = |x: &Shape| matches!(x, Shape::Ellipse { .. });
                     if !is_ellipse(a) && !is_ellipse(b) {
                         let exp = expected(&wa, &wb);
-                        let got = match gjk::distance(a, &xa, b, &xb) {
+                        let got = match narrowphase::distance(a, &xa, b, &xb) {
                             Some(c) => c.distance as f64,
                             None => {
-                                -(epa::penetration(a, &xa, b, &xb).map_or(0.0, |p| p.depth) as f64)
+                                -(narrowphase::penetration(a, &xa, b, &xb).map_or(0.0, |p| p.depth)
+                                    as f64)
                             }
                         };
                         assert!(
@@ -378,11 +379,11 @@ fn never_nan_for_tiny_shapes_and_nearly_parallel_edges() {
             (&tiny, &tiny),
         ] {
             let xb = at(x, y, 0.3);
-            let _ = gjk::intersects(p, &Iso::IDENTITY, q, &xb);
-            if let Some(c) = gjk::distance(p, &Iso::IDENTITY, q, &xb) {
+            let _ = narrowphase::intersects(p, &Iso::IDENTITY, q, &xb);
+            if let Some(c) = narrowphase::distance(p, &Iso::IDENTITY, q, &xb) {
                 assert!(c.distance.is_finite() && c.normal.is_finite());
             }
-            if let Some(r) = epa::penetration(p, &Iso::IDENTITY, q, &xb) {
+            if let Some(r) = narrowphase::penetration(p, &Iso::IDENTITY, q, &xb) {
                 assert!(r.depth.is_finite());
                 assert_unit_finite(r.normal);
             }
@@ -400,12 +401,12 @@ fn vertical_edges() {
         (&tri, at(1.25, 3.0, 0.0), 0.25),
         (&tri, at(1.25, -0.3, 0.0), 0.25),
     ] {
-        let c = gjk::distance(&a, &Iso::IDENTITY, b, &xb).unwrap();
+        let c = narrowphase::distance(&a, &Iso::IDENTITY, b, &xb).unwrap();
         assert!((c.distance - dist).abs() < 1e-6, "{c:?}");
         assert!((c.normal - Vec2::X).length() < 1e-6, "{c:?}");
         oracle_ok(&a, &Iso::IDENTITY, b, &xb);
     }
     // Overlapping through a vertical face.
-    let p = epa::penetration(&a, &Iso::IDENTITY, &tri, &at(0.75, 0.2, 0.0)).unwrap();
+    let p = narrowphase::penetration(&a, &Iso::IDENTITY, &tri, &at(0.75, 0.2, 0.0)).unwrap();
     assert!((p.depth - 0.25).abs() < TOL && (p.normal - Vec2::X).length() < 1e-3);
 }

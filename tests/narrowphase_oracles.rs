@@ -12,7 +12,7 @@ mod common;
 
 use common::*;
 use glam::DVec2;
-use minkowski::{epa, gjk, sat, Iso, Shape, Vec2};
+use minkowski::{narrowphase, sat, Iso, Shape, Vec2};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -272,15 +272,15 @@ fn compare(
     let pt = |p: Vec2| motion.apply(p);
 
     let (h1, h2) = (
-        gjk::intersects(a, &xa, b, &xb),
-        gjk::intersects(a2, &xa2, b2, &xb2),
+        narrowphase::intersects(a, &xa, b, &xb),
+        narrowphase::intersects(a2, &xa2, b2, &xb2),
     );
     if h1 != h2 && !near_touch {
         return Err(format!("intersects {h1} vs {h2}: {}", ctx()));
     }
     let (d1, d2) = (
-        gjk::distance(a, &xa, b, &xb),
-        gjk::distance(a2, &xa2, b2, &xb2),
+        narrowphase::distance(a, &xa, b, &xb),
+        narrowphase::distance(a2, &xa2, b2, &xb2),
     );
     match (d1, d2) {
         (Some(c1), Some(c2)) => {
@@ -307,8 +307,8 @@ fn compare(
         }
     }
     let (p1, p2) = (
-        epa::penetration(a, &xa, b, &xb),
-        epa::penetration(a2, &xa2, b2, &xb2),
+        narrowphase::penetration(a, &xa, b, &xb),
+        narrowphase::penetration(a2, &xa2, b2, &xb2),
     );
     match (p1, p2) {
         (Some(c1), Some(c2)) => {

@@ -6,7 +6,7 @@
 //! it for many steps and the sorted structure is left untouched (the "fat AABB" of
 //! Box2D's dynamic tree and Bullet's broadphase, here applied to sweep-and-prune).
 
-use crate::collision::Aabb;
+use crate::math::Aabb;
 use crate::math::Vec2;
 
 /// Replaces `-0.0` by `+0.0`. With no negative zeros and no NaNs stored, the plain

@@ -11,7 +11,7 @@ use super::fat::{canon_box, make_fat, needs_remake};
 use super::pairs::{self, Pair};
 use super::region::{self, Change, Entry};
 use super::SapConfig;
-use crate::collision::Aabb;
+use crate::math::Aabb;
 use crate::math::Vec2;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

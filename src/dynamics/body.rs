@@ -1,7 +1,7 @@
 //! Rigid bodies: kinds, definitions and state.
 
 use super::material::Material;
-use crate::collision::Aabb;
+use crate::math::Aabb;
 use crate::math::{Iso, Rot, Vec2};
 use crate::shape::Shape;
 use serde::{Deserialize, Serialize};

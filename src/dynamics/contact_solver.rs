@@ -55,8 +55,8 @@
 
 use super::body::Body;
 use super::solver_body::{SolverBody, SolverPose};
-use crate::collision::manifold::{measure, FeatureKind, Manifold, PointFeature};
 use crate::math::{cross, cross_sv, Vec2};
+use crate::narrowphase::manifold::{measure, FeatureKind, Manifold, PointFeature};
 
 mod bundles;
 

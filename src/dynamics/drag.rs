@@ -6,9 +6,9 @@
 //! `bias_rate = ω / (2ζ + hω)`, `mass_scale = hω(2ζ + hω) / (1 + hω(2ζ + hω))`,
 //! `impulse_scale = 1 / (1 + hω(2ζ + hω))`.
 
+use super::id::BodyId;
 use super::solver_body::{SolverBody, SolverPose};
 use crate::math::{cross, cross_sv, Vec2};
-use crate::world::BodyId;
 use serde::{Deserialize, Serialize};
 
 /// A body point pulled toward a target.

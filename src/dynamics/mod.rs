@@ -4,6 +4,7 @@
 pub mod body;
 pub(crate) mod contact_solver;
 pub mod drag;
+mod id;
 pub(crate) mod lanes;
 pub mod material;
 pub(crate) mod schedule;
@@ -12,4 +13,5 @@ pub(crate) mod solver_body;
 
 pub use body::{Body, BodyDef, BodyKind};
 pub use drag::DragJoint;
+pub use id::BodyId;
 pub use material::Material;

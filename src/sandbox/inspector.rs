@@ -12,8 +12,8 @@ use super::camera::Camera;
 use super::draw::{fill_convex, stroke_closed};
 use super::theme::{self, with_alpha};
 use macroquad::prelude::*;
-use minkowski::collision::epa::{self, CoreContact, EpaStep};
-use minkowski::collision::gjk::GjkStep;
+use minkowski::geometry::epa::{self, CoreContact, EpaStep};
+use minkowski::geometry::gjk::GjkStep;
 use minkowski::{BodyId, Iso, Shape, SupportMap, World};
 
 /// Directions sampled around the circle to trace the Minkowski difference.

@@ -17,7 +17,7 @@
 //! regular polygon of `3 + (a mod 6)` vertices on the circle of radius `s`.
 
 use super::error::FieldError;
-use super::format::{default_density, default_friction, BodySpec, ShapeKind, ShapeSpec};
+use super::spec::{default_density, default_friction, BodySpec, ShapeKind, ShapeSpec};
 use super::validate::{check, check_material, check_pos, check_size, shape_field_error};
 use crate::math::Vec2;
 use crate::world::MAX_POSITION;

@@ -1,7 +1,8 @@
 //! Reading, checking, writing and building scenes.
 
 use super::error::{FieldError, SceneError};
-use super::format::{BodySpec, Scene};
+use super::format::Scene;
+use super::spec::BodySpec;
 use super::validate::check;
 use super::{BUILTIN, MAX_BODIES};
 use crate::world::World;

@@ -36,13 +36,15 @@ mod error;
 mod format;
 mod generators;
 mod load;
+mod spec;
 mod validate;
 
 pub(crate) use error::ron_message;
 pub use error::{FieldError, SceneError};
-pub use format::{BodySpec, Scene, ShapeKind, ShapeSpec};
+pub use format::Scene;
 pub use generators::Generator;
 pub use load::{builtin_source, MAX_SUBSTEPS};
+pub use spec::{BodySpec, ShapeKind, ShapeSpec};
 pub use validate::{MAX_DENSITY, MAX_FRICTION, MAX_SPEED};
 
 /// Most bodies a scene may make, explicit and generated together.

@@ -3,7 +3,7 @@
 //! always builds.
 
 use super::error::FieldError;
-use super::format::{BodySpec, ShapeSpec};
+use super::spec::{BodySpec, ShapeSpec};
 use crate::math::Vec2;
 use crate::shape::{Shape, ShapeError, MAX_COORDINATE};
 use crate::world::MAX_POSITION;

@@ -19,7 +19,7 @@ pub use mass::MassProperties;
 pub use polygon::Polygon;
 pub use support::{PointShape, SupportMap};
 
-use crate::collision::Aabb;
+use crate::math::Aabb;
 use crate::math::{Iso, Vec2};
 use serde::{Deserialize, Serialize};
 
@@ -264,11 +264,6 @@ impl SupportMap for Shape {
             Shape::Circle { radius } | Shape::Capsule { radius, .. } => *radius,
             Shape::Polygon(_) | Shape::Ellipse { .. } => 0.0,
         }
-    }
-
-    #[inline]
-    fn as_shape(&self) -> Option<&Shape> {
-        Some(self)
     }
 }
 

@@ -6,9 +6,9 @@
 //! GJK and EPA run on the cores and add the radii afterwards, which keeps rounded
 //! shapes exact (no tessellation) and fast (tiny cores).
 //!
-//! Any type implementing [`SupportMap`] plugs into [`crate::gjk`] and [`crate::epa`].
+//! Any type implementing [`SupportMap`] plugs into the generic GJK and EPA of
+//! the geometry layer.
 
-use super::Shape;
 use crate::math::Vec2;
 
 /// A convex set known through its support function, in its own local frame.
@@ -21,18 +21,6 @@ pub trait SupportMap {
     /// The rounding radius added around the core (m). Zero for sharp shapes.
     fn core_radius(&self) -> f32 {
         0.0
-    }
-
-    /// The concrete [`Shape`] behind this support map, if there is one.
-    ///
-    /// The generic queries ([`crate::gjk::intersects`], [`crate::gjk::distance`],
-    /// [`crate::epa::penetration`]) use it to send known shape pairs to
-    /// specialised routines (separating axes for small polygons, closed forms for
-    /// circles, point projection for circle/polygon). User support maps keep the
-    /// default `None` and always take the generic GJK/EPA path.
-    #[inline]
-    fn as_shape(&self) -> Option<&Shape> {
-        None
     }
 
     /// The support point of the full (rounded) shape along `dir`, in the local frame.

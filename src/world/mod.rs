@@ -1,13 +1,12 @@
 //! The world: bodies, settings, the step pipeline.
 
-mod id;
 mod settings;
 mod step;
 mod timer;
 #[allow(clippy::module_inception)]
 mod world;
 
-pub use id::BodyId;
+pub use crate::dynamics::BodyId;
 pub use settings::{WorldSettings, DEFAULT_SUBSTEPS};
 pub use world::{
     validate_body_def, BodyError, ContactView, StepTimings, World, WorldEvent, MAX_POSITION,

@@ -15,7 +15,6 @@
 
 use super::timer::Stopwatch;
 use super::world::{Contact, World, WorldEvent};
-use crate::collision::manifold::{self, Manifold};
 use crate::dynamics::contact_solver::{self, SolverParams};
 use crate::dynamics::drag::DragConstraint;
 use crate::dynamics::material::{mix_friction, mix_restitution};
@@ -23,6 +22,7 @@ use crate::dynamics::schedule::BLOCK;
 use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
 use crate::dynamics::BodyKind;
 use crate::math::{is_finite_vec, Vec2};
+use crate::narrowphase::manifold::{self, Manifold};
 use crate::shape::Shape;
 
 impl World {

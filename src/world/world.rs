@@ -1,18 +1,18 @@
 //! The world: owns every body, the broadphase, the contact cache and the step.
 
-use super::id::BodyId;
 use super::settings::WorldSettings;
 use crate::broadphase::{SapConfig, SweepAndPrune};
-use crate::collision::gjk::SimplexCache;
-use crate::collision::manifold::{Manifold, PointFeature};
-use crate::collision::reuse::ManifoldCache;
-use crate::collision::Aabb;
 use crate::dynamics::contact_solver::{ContactBundles, ContactConstraints};
 use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
+use crate::dynamics::BodyId;
 use crate::dynamics::{Body, BodyDef, BodyKind, DragJoint};
+use crate::geometry::gjk::SimplexCache;
+use crate::math::Aabb;
 use crate::math::{is_finite_vec, Iso, Vec2};
+use crate::narrowphase::manifold::{Manifold, PointFeature};
+use crate::narrowphase::reuse::ManifoldCache;
 use crate::shape::ShapeError;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;

@@ -13,7 +13,7 @@
 #![allow(dead_code)]
 
 use glam::DVec2;
-use minkowski::{Iso, Shape, Vec2};
+use minkowski::{narrowphase, Iso, Shape, Vec2};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
@@ -504,13 +504,12 @@ pub fn check_against(
     slack_lo: f64,
     slack_hi: f64,
 ) -> Result<(), String> {
-    use minkowski::{epa, gjk};
     let (wa, wb) = (world(a, xa), world(b, xb));
     let ctx = || format!("a={a:?} xa={xa:?} b={b:?} xb={xb:?} expected={exp:?}");
     let lo = exp.sep - slack_lo;
     let hi = exp.sep + slack_hi;
 
-    let hit = gjk::intersects(a, xa, b, xb);
+    let hit = narrowphase::intersects(a, xa, b, xb);
     if lo > INTERSECT_MARGIN && hit {
         return Err(format!("intersects=true but separated: {}", ctx()));
     }
@@ -518,7 +517,7 @@ pub fn check_against(
         return Err(format!("intersects=false but overlapping: {}", ctx()));
     }
 
-    match gjk::distance(a, xa, b, xb) {
+    match narrowphase::distance(a, xa, b, xb) {
         Some(c) => {
             let dist = c.distance as f64;
             if !(c.distance.is_finite() && c.normal.is_finite()) {
@@ -560,7 +559,7 @@ pub fn check_against(
         }
     }
 
-    match epa::penetration(a, xa, b, xb) {
+    match narrowphase::penetration(a, xa, b, xb) {
         Some(p) => {
             let depth = p.depth as f64;
             if !(p.depth.is_finite() && p.normal.is_finite()) {

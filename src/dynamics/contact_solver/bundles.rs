@@ -27,12 +27,12 @@ use super::{
     ContactConstraints, ContactGeometry, SolverParams, VelocityConstraint, VelocityPoint,
     TURNING_SPIN,
 };
-use crate::collision::manifold::FeatureKind;
 use crate::dynamics::lanes::{
     clamp, cross, cross_sv, ge, gt, inv_or_zero, le, lt, max, select, BodyW, PoseW, RotW, F, V2,
 };
 use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::solver_body::{SolverBody, SolverPose};
+use crate::narrowphase::manifold::FeatureKind;
 
 /// Lanes per bundle.
 const LANES: usize = 4;

@@ -41,8 +41,8 @@
 //! ellipse is the unit disc, and a polygon meets it exactly when an edge meets the
 //! disc or the ellipse's centre lies inside the polygon.
 
-use super::epa::Penetration;
-use super::gjk::Closest;
+use crate::geometry::epa::Penetration;
+use crate::geometry::gjk::Closest;
 use crate::math::{Iso, Vec2};
 use crate::shape::Shape;
 
@@ -1083,7 +1083,7 @@ mod tests {
                         _ => Shape::Polygon(Polygon::new(&verts).unwrap()),
                     };
                     let e = Shape::ellipse(rx, ry);
-                    let g = crate::collision::gjk::query(&e, &Iso::IDENTITY, &core, &xf, None);
+                    let g = crate::geometry::gjk::query(&e, &Iso::IDENTITY, &core, &xf, None);
                     assert!(
                         g.distance < 1e-5,
                         "GJK {g:?}: rx={rx} ry={ry} verts={verts:?} xf={xf:?}"
@@ -1384,7 +1384,7 @@ mod tests {
         // The generic path: GJK then EPA, no fast path.
         let e = Shape::ellipse(rx, ry);
         let p = Shape::Polygon(poly.clone());
-        let generic = crate::collision::epa::contact(&e, &Iso::IDENTITY, &p, xf, None, None);
+        let generic = crate::geometry::epa::contact(&e, &Iso::IDENTITY, &p, xf, None, None);
         // Dense inscribed polygon Q: Q ⊂ E ⊂ Q ⊕ disc(s), s = max(rx, ry)·(1 −
         // cos(π/N)) ≤ 9.4e-6 m here; the depth is monotone under inclusion and
         // h_E ≤ h_Q + s, so the truth lies in [d_Q, d_Q + s]. Our answer may
@@ -1462,8 +1462,8 @@ mod tests {
         // Swap symmetry through the public API (world poses).
         let xa = Iso::new(Vec2::new(0.3, -1.1), 0.4);
         let xb = xa.mul(xf);
-        let p1 = crate::epa::penetration(&e, &xa, &p, &xb).expect("overlap");
-        let p2 = crate::epa::penetration(&p, &xb, &e, &xa).expect("overlap");
+        let p1 = super::super::penetration(&e, &xa, &p, &xb).expect("overlap");
+        let p2 = super::super::penetration(&p, &xb, &e, &xa).expect("overlap");
         assert!(
             p1.depth == p2.depth
                 && p1.normal == -p2.normal

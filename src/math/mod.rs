@@ -4,6 +4,10 @@
 //! Trigonometry goes through `libm` so that results are bit-identical on every
 //! platform and in every build profile (see the determinism section of the README).
 
+mod aabb;
+
+pub use aabb::Aabb;
+
 use serde::{Deserialize, Serialize};
 
 pub use glam::Vec2;

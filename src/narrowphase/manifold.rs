@@ -54,8 +54,8 @@
 //!
 //! Reference: E. Catto, "Contact Manifolds" (GDC 2007); Box2D `manifold.c`.
 
-use super::gjk::SimplexCache;
-use super::{epa, sat};
+use crate::geometry::gjk::SimplexCache;
+use crate::geometry::{epa, sat};
 use crate::math::{Iso, Vec2};
 use crate::shape::Shape;
 use crate::shape::{Polygon, SupportMap};

@@ -183,9 +183,9 @@ impl ManifoldCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collision::gjk::SimplexCache;
-    use crate::collision::manifold::collide_with_features;
+    use crate::geometry::gjk::SimplexCache;
     use crate::math::{Iso, Vec2};
+    use crate::narrowphase::manifold::collide_with_features;
     use crate::shape::Shape;
 
     fn boxes() -> (Shape, Shape) {

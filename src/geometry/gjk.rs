@@ -284,11 +284,6 @@ pub fn intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     xb: &Iso,
 ) -> bool {
-    if let (Some(sa), Some(sb)) = (a.as_shape(), b.as_shape()) {
-        if let Some(hit) = super::fast::intersects(sa, xa, sb, xb) {
-            return hit;
-        }
-    }
     let radius = a.core_radius() + b.core_radius();
     let pair = Pair::new(a, xa, b, xb);
     let (core, verdict) = pair.run(None, Some(radius), None, xa.rot);
@@ -337,11 +332,6 @@ pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     xb: &Iso,
 ) -> Option<Closest> {
-    if let (Some(sa), Some(sb)) = (a.as_shape(), b.as_shape()) {
-        if let Some(answer) = super::fast::distance(sa, xa, sb, xb) {
-            return answer;
-        }
-    }
     let core = query(a, xa, b, xb, None);
     let (ra, rb) = (a.core_radius(), b.core_radius());
     let distance = core.distance - ra - rb;

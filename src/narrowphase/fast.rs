@@ -1,7 +1,7 @@
 //! Shape-pair fast paths behind the generic queries.
 //!
-//! [`crate::gjk::intersects`], [`crate::gjk::distance`] and
-//! [`crate::epa::penetration`] stay generic over [`crate::SupportMap`]; when both
+//! [`crate::geometry::gjk::intersects`], [`crate::geometry::gjk::distance`] and
+//! [`crate::geometry::epa::penetration`] stay generic over [`crate::SupportMap`]; when both
 //! sides are known [`Shape`]s (see [`crate::SupportMap::as_shape`]) they first ask
 //! this module, which answers the pairs it has a cheaper exact routine for and
 //! returns `None` ("no fast path") for everything else:
@@ -24,8 +24,8 @@
 //! so the oracle suites, which call the public API, cover these routines. Each
 //! routine is compared with the generic GJK/EPA path in the unit tests below.
 
-use super::epa::Penetration;
-use super::gjk::Closest;
+use crate::geometry::epa::Penetration;
+use crate::geometry::gjk::Closest;
 use crate::math::{Iso, Vec2};
 use crate::shape::{Polygon, Shape};
 
@@ -800,7 +800,8 @@ fn edges_against_vertices(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collision::{epa, gjk};
+    use crate::geometry::{epa, gjk};
+    use crate::narrowphase::dispatch;
     use crate::shape::SupportMap;
 
     /// Hides the shape so that the queries take the generic GJK/EPA path.
@@ -894,7 +895,7 @@ mod tests {
                 rng.range(-3.2, 3.2),
             );
             let (ga, gb) = (Generic(a), Generic(b));
-            let fast_d = gjk::distance(a, &xa, b, &xb);
+            let fast_d = dispatch::distance(a, &xa, b, &xb);
             let gen_d = gjk::distance(&ga, &xa, &gb, &xb);
             match (fast_d, gen_d) {
                 (Some(f), Some(g)) => {
@@ -914,14 +915,14 @@ mod tests {
                     assert!(d < 1e-5, "fast {f:?} generic {g:?}");
                 }
             }
-            let hit = gjk::intersects(a, &xa, b, &xb);
+            let hit = dispatch::intersects(a, &xa, b, &xb);
             let gen_hit = gjk::intersects(&ga, &xa, &gb, &xb);
             if hit != gen_hit {
                 let d = fast_d.or(gen_d).map_or(0.0, |c| c.distance);
                 assert!(d < 1e-5, "intersects {hit} vs {gen_hit}");
             }
             match (
-                epa::penetration(a, &xa, b, &xb),
+                dispatch::penetration(a, &xa, b, &xb),
                 epa::penetration(&ga, &xa, &gb, &xb),
             ) {
                 (Some(f), Some(g)) => {
@@ -1080,7 +1081,6 @@ mod tests {
         assert!(!has_distance(&big, &oct) && !has_distance(&oct, &big));
         let e = Shape::ellipse(1.0, 0.5);
         assert!(!has_distance(&e, &e) && !has_intersects(&e, &e));
-        assert!(Generic(&e).as_shape().is_none());
     }
 
     /// f64 point–segment distance.

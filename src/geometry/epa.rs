@@ -468,11 +468,6 @@ pub fn penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     xb: &Iso,
 ) -> Option<Penetration> {
-    if let (Some(sa), Some(sb)) = (a.as_shape(), b.as_shape()) {
-        if let Some(answer) = super::fast::penetration(sa, xa, sb, xb) {
-            return answer;
-        }
-    }
     match contact(a, xa, b, xb, None, None) {
         CoreContact::Separated { .. } => None,
         CoreContact::Penetrating {

@@ -1,0 +1,151 @@
+//! The scene's building blocks as written in a file: bodies and shapes.
+//! Everything else in the scene module (validation, generators, the file
+//! schema, loading) builds on these types.
+
+use crate::dynamics::BodyKind;
+use crate::math::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// One body of a scene. Every field except `shape` and `pos` is optional in the
+/// file: kind `Dynamic`, angle 0, vel (0, 0), angvel 0, density 1, friction 0.6,
+/// restitution 0.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Body", deny_unknown_fields)]
+pub struct BodySpec {
+    /// Collision shape.
+    pub shape: ShapeSpec,
+    /// Static, Dynamic (default) or Kinematic.
+    #[serde(default, skip_serializing_if = "is_dynamic")]
+    pub kind: BodyKind,
+    /// Position of the body origin (m).
+    pub pos: Vec2,
+    /// Rotation (rad).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub angle: f32,
+    /// Velocity of the body origin (m/s).
+    #[serde(default = "zero_vec", skip_serializing_if = "is_zero_vec")]
+    pub vel: Vec2,
+    /// Angular velocity (rad/s, counter-clockwise).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub angvel: f32,
+    /// Density (kg/m²).
+    #[serde(
+        default = "default_density",
+        skip_serializing_if = "is_default_density"
+    )]
+    pub density: f32,
+    /// Coulomb friction coefficient.
+    #[serde(
+        default = "default_friction",
+        skip_serializing_if = "is_default_friction"
+    )]
+    pub friction: f32,
+    /// Coefficient of restitution (0..=1).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub restitution: f32,
+}
+
+fn zero_vec() -> Vec2 {
+    Vec2::ZERO
+}
+
+// Defaults are left out when writing, compared bit for bit so that -0.0 and
+// the like survive a round trip exactly.
+fn is_dynamic(k: &BodyKind) -> bool {
+    *k == BodyKind::Dynamic
+}
+fn is_zero(x: &f32) -> bool {
+    x.to_bits() == 0
+}
+fn is_zero_vec(v: &Vec2) -> bool {
+    is_zero(&v.x) && is_zero(&v.y)
+}
+fn is_default_density(x: &f32) -> bool {
+    x.to_bits() == default_density().to_bits()
+}
+fn is_default_friction(x: &f32) -> bool {
+    x.to_bits() == default_friction().to_bits()
+}
+pub(crate) fn default_density() -> f32 {
+    1.0
+}
+pub(crate) fn default_friction() -> f32 {
+    0.6
+}
+
+impl BodySpec {
+    /// A dynamic body with the default material.
+    pub fn new(shape: ShapeSpec, pos: Vec2) -> BodySpec {
+        BodySpec {
+            shape,
+            kind: BodyKind::Dynamic,
+            pos,
+            angle: 0.0,
+            vel: Vec2::ZERO,
+            angvel: 0.0,
+            density: default_density(),
+            friction: default_friction(),
+            restitution: 0.0,
+        }
+    }
+}
+
+/// A shape as written in a scene file. Sizes are half extents and radii (m).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Shape")]
+pub enum ShapeSpec {
+    /// A disc of radius `r`.
+    Circle {
+        /// Radius (m).
+        r: f32,
+    },
+    /// A box with half extents `hx`, `hy`, centred on the body origin.
+    Rect {
+        /// Half width (m).
+        hx: f32,
+        /// Half height (m).
+        hy: f32,
+    },
+    /// A strictly convex polygon, vertices in the body frame, either winding.
+    Polygon(Vec<Vec2>),
+    /// An ellipse with semi-axes `rx` (local x) and `ry` (local y).
+    Ellipse {
+        /// Semi-axis along x (m).
+        rx: f32,
+        /// Semi-axis along y (m).
+        ry: f32,
+    },
+    /// A capsule: the segment (0, -half_height)..(0, half_height) rounded by `r`.
+    Capsule {
+        /// Half the length of the core segment (m).
+        half_height: f32,
+        /// Rounding radius (m).
+        r: f32,
+    },
+}
+
+/// A shape kind without its sizes, as listed by the `Rain` generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ShapeKind {
+    /// [`ShapeSpec::Circle`].
+    Circle,
+    /// [`ShapeSpec::Rect`].
+    Rect,
+    /// [`ShapeSpec::Polygon`] (a regular polygon of 3 to 8 vertices).
+    Polygon,
+    /// [`ShapeSpec::Ellipse`].
+    Ellipse,
+    /// [`ShapeSpec::Capsule`].
+    Capsule,
+}
+
+impl ShapeKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ShapeKind; 5] = [
+        ShapeKind::Circle,
+        ShapeKind::Rect,
+        ShapeKind::Polygon,
+        ShapeKind::Ellipse,
+        ShapeKind::Capsule,
+    ];
+}
