@@ -5,6 +5,7 @@ pub mod body;
 pub(crate) mod contact_solver;
 pub mod drag;
 mod id;
+pub mod joint;
 pub(crate) mod lanes;
 pub mod material;
 pub(crate) mod schedule;

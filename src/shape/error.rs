@@ -62,6 +62,17 @@ pub enum ShapeError {
     /// Every turn has the same sign but the outline winds around more than once.
     #[error("the polygon outline crosses itself")]
     SelfIntersecting,
+    /// Two edges of an outline cross or touch; edge `i` runs from vertex `i`
+    /// to vertex `i + 1` (input order).
+    #[error(
+        "the outline crosses itself: edge {edge_a} (vertices {edge_a}→next) meets edge {edge_b}"
+    )]
+    CrossingEdges {
+        /// The first edge.
+        edge_a: usize,
+        /// The second edge.
+        edge_b: usize,
+    },
     /// A size or radius that must be positive and finite is not.
     #[error("{what} must be finite and > 0, got {value}")]
     BadDimension {

@@ -1,7 +1,7 @@
 //! Mass properties from density, with the closed forms written out.
 
 use super::Shape;
-use crate::math::Vec2;
+use crate::math::{Iso, Vec2};
 use serde::{Deserialize, Serialize};
 use std::f32::consts::PI;
 
@@ -14,6 +14,46 @@ pub struct MassProperties {
     pub centroid: Vec2,
     /// Moment of inertia about the centre of mass.
     pub inertia: f32,
+}
+
+impl MassProperties {
+    /// The mass properties of several parts of one body, each given in its
+    /// own frame and placed in the body's frame by its transform: masses add,
+    /// the centroid is the mass-weighted mean, and each part's inertia moves
+    /// to the common centroid by the parallel-axis theorem. Summed in `f64`.
+    /// Parts without mass give a mass-less result whose centroid is the mean
+    /// of the parts' centroids.
+    pub fn combine(parts: &[(MassProperties, Iso)]) -> MassProperties {
+        let placed: Vec<(f64, [f64; 2], f64)> = parts
+            .iter()
+            .map(|(mp, xf)| {
+                let c = xf.apply(mp.centroid);
+                (mp.mass as f64, [c.x as f64, c.y as f64], mp.inertia as f64)
+            })
+            .collect();
+        let mass: f64 = placed.iter().map(|p| p.0).sum();
+        let weight = |p: &(f64, [f64; 2], f64)| {
+            if mass > 0.0 {
+                p.0 / mass
+            } else {
+                1.0 / placed.len().max(1) as f64
+            }
+        };
+        let cx: f64 = placed.iter().map(|p| weight(p) * p.1[0]).sum();
+        let cy: f64 = placed.iter().map(|p| weight(p) * p.1[1]).sum();
+        let inertia: f64 = placed
+            .iter()
+            .map(|p| {
+                let (dx, dy) = (p.1[0] - cx, p.1[1] - cy);
+                p.2 + p.0 * (dx * dx + dy * dy)
+            })
+            .sum();
+        MassProperties {
+            mass: mass as f32,
+            centroid: Vec2::new(cx as f32, cy as f32),
+            inertia: inertia as f32,
+        }
+    }
 }
 
 pub(super) fn compute(shape: &Shape, density: f32) -> MassProperties {

@@ -9,11 +9,13 @@
 //!
 //! All geometry is in the body's local frame; [`Iso`] places it in the world.
 
+mod decompose;
 mod error;
 mod mass;
 mod polygon;
 mod support;
 
+pub use decompose::{decompose, MAX_OUTLINE_VERTICES, MAX_PIECE_VERTICES};
 pub use error::ShapeError;
 pub use mass::MassProperties;
 pub use polygon::Polygon;

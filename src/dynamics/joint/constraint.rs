@@ -1,0 +1,207 @@
+//! A joint prepared for one step ([`JointConstraint`]), and the passes over
+//! it: each dispatches to its kind's routine with the two bodies' solver
+//! state, and writes back only the bodies that respond (a static or sleeping
+//! body's solver slot is never written).
+
+use super::def::{JointKind, Revolute};
+use super::distance::DistanceConstraint;
+use super::frame::{Frame, JointImpulses};
+use super::motor::MotorConstraint;
+use super::mouse::MouseConstraint;
+use super::prismatic::PrismaticConstraint;
+use super::revolute::RevoluteConstraint;
+use super::weld::WeldConstraint;
+use super::wheel::WheelConstraint;
+use super::{Joint, JointParams};
+use crate::dynamics::solver_body::{SolverBody, SolverPose};
+use crate::math::{Rot, Vec2};
+
+/// The kind-specific part of a prepared joint.
+#[derive(Clone, Copy, Debug)]
+enum Prepared {
+    Revolute(RevoluteConstraint),
+    Prismatic(PrismaticConstraint),
+    Distance(DistanceConstraint),
+    Weld(WeldConstraint),
+    Wheel(WheelConstraint),
+    Motor(MotorConstraint),
+    Mouse(MouseConstraint),
+}
+
+/// One end of a joint at step start: the body's solver slot, centre of
+/// mass, rotation and anchor relative to the centre (world orientation).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct End {
+    pub slot: u32,
+    pub center: Vec2,
+    pub rot: Rot,
+    pub anchor: Vec2,
+}
+
+/// A joint prepared for one step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JointConstraint {
+    /// The joint's slot in the world.
+    pub joint: u32,
+    frame: Frame,
+    pub impulses: JointImpulses,
+    kind: Prepared,
+}
+
+/// The angle in (−π, π].
+fn unwind(a: f32) -> f32 {
+    let pi = std::f32::consts::PI;
+    if a > pi {
+        a - 2.0 * pi
+    } else if a <= -pi {
+        a + 2.0 * pi
+    } else {
+        a
+    }
+}
+
+impl JointConstraint {
+    /// Prepares `joint` (slot `index`) between ends `a` and `b` for substeps
+    /// of `h` seconds.
+    pub fn new(
+        index: u32,
+        joint: &Joint,
+        a: End,
+        b: End,
+        bodies: &[SolverBody],
+        h: f32,
+    ) -> JointConstraint {
+        let (sa, sb) = (&bodies[a.slot as usize], &bodies[b.slot as usize]);
+        let reference = match &joint.def.kind {
+            JointKind::Revolute(Revolute {
+                reference_angle, ..
+            }) => *reference_angle,
+            JointKind::Prismatic(p) => p.reference_angle,
+            JointKind::Weld(w) => w.reference_angle,
+            JointKind::Motor(m) => m.angular_offset,
+            JointKind::Distance(_) | JointKind::Wheel(_) | JointKind::Mouse(_) => 0.0,
+        };
+        let frame = Frame {
+            a: a.slot,
+            b: b.slot,
+            ma: sa.inv_mass,
+            mb: sb.inv_mass,
+            ia: sa.inv_inertia,
+            ib: sb.inv_inertia,
+            ra0: a.anchor,
+            rb0: b.anchor,
+            dc0: b.center - a.center,
+            angle0: unwind(a.rot.inv_mul(b.rot).angle() - reference),
+        };
+        let axis0 = |axis: Vec2| a.rot.apply(axis.normalize_or_zero());
+        let kind = match &joint.def.kind {
+            JointKind::Revolute(r) => Prepared::Revolute(RevoluteConstraint::new(r, h)),
+            JointKind::Prismatic(p) => {
+                Prepared::Prismatic(PrismaticConstraint::new(p, axis0(p.axis), h))
+            }
+            JointKind::Distance(d) => Prepared::Distance(DistanceConstraint::new(d, h)),
+            JointKind::Weld(w) => Prepared::Weld(WeldConstraint::new(w, h)),
+            JointKind::Wheel(w) => Prepared::Wheel(WheelConstraint::new(w, axis0(w.axis), h)),
+            JointKind::Motor(m) => {
+                Prepared::Motor(MotorConstraint::new(m, a.rot.apply(m.linear_offset)))
+            }
+            JointKind::Mouse(m) => Prepared::Mouse(MouseConstraint::new(m, b.center, h)),
+        };
+        JointConstraint {
+            joint: index,
+            frame,
+            impulses: joint.impulses,
+            kind,
+        }
+    }
+
+    /// Applies the accumulated impulses (start of each substep).
+    pub fn warm_start(&self, bodies: &mut [SolverBody], poses: &[SolverPose]) {
+        let f = &self.frame;
+        let (mut ba, mut bb) = (bodies[f.a as usize], bodies[f.b as usize]);
+        let (qa, qb) = (&poses[f.a as usize], &poses[f.b as usize]);
+        let imp = &self.impulses;
+        match &self.kind {
+            Prepared::Revolute(c) => c.warm_start(f, imp, &mut ba, &mut bb, qa, qb),
+            Prepared::Prismatic(c) => c.warm_start(f, imp, &mut ba, &mut bb, qa, qb),
+            Prepared::Distance(c) => c.warm_start(f, imp, &mut ba, &mut bb, qa, qb),
+            Prepared::Weld(c) => c.warm_start(f, imp, &mut ba, &mut bb, qa, qb),
+            Prepared::Wheel(c) => c.warm_start(f, imp, &mut ba, &mut bb, qa, qb),
+            Prepared::Motor(c) => c.warm_start(f, imp, &mut ba, &mut bb, qa, qb),
+            Prepared::Mouse(c) => c.warm_start(f, imp, &mut bb, qb),
+        }
+        write_back(bodies, f, ba, bb);
+    }
+
+    /// One velocity pass over the joint.
+    pub fn solve_velocity(
+        &mut self,
+        bodies: &mut [SolverBody],
+        poses: &[SolverPose],
+        prm: &JointParams,
+    ) {
+        let f = &self.frame;
+        let (mut ba, mut bb) = (bodies[f.a as usize], bodies[f.b as usize]);
+        let (qa, qb) = (&poses[f.a as usize], &poses[f.b as usize]);
+        let imp = &mut self.impulses;
+        let (ba_, bb_) = (&mut ba, &mut bb);
+        match &self.kind {
+            Prepared::Revolute(c) => c.solve_velocity(f, imp, ba_, bb_, qa, qb, prm),
+            Prepared::Prismatic(c) => c.solve_velocity(f, imp, ba_, bb_, qa, qb, prm),
+            Prepared::Distance(c) => c.solve_velocity(f, imp, ba_, bb_, qa, qb, prm),
+            Prepared::Weld(c) => c.solve_velocity(f, imp, ba_, bb_, qa, qb, prm),
+            Prepared::Wheel(c) => c.solve_velocity(f, imp, ba_, bb_, qa, qb, prm),
+            Prepared::Motor(c) => c.solve_velocity(f, imp, ba_, bb_, qa, qb, prm),
+            Prepared::Mouse(c) => c.solve_velocity(f, imp, bb_, qb),
+        }
+        write_back(bodies, f, ba, bb);
+    }
+
+    /// One position (NGS) pass over the joint's rigid parts.
+    pub fn solve_position(&self, poses: &mut [SolverPose], prm: &JointParams) {
+        let f = &self.frame;
+        let (mut qa, mut qb) = (poses[f.a as usize], poses[f.b as usize]);
+        match &self.kind {
+            Prepared::Revolute(c) => c.solve_position(f, &mut qa, &mut qb, prm),
+            Prepared::Prismatic(c) => c.solve_position(f, &mut qa, &mut qb, prm),
+            Prepared::Distance(c) => c.solve_position(f, &mut qa, &mut qb, prm),
+            Prepared::Weld(c) => c.solve_position(f, &mut qa, &mut qb, prm),
+            Prepared::Wheel(c) => c.solve_position(f, &mut qa, &mut qb, prm),
+            Prepared::Motor(_) | Prepared::Mouse(_) => return,
+        }
+        if f.ma > 0.0 || f.ia > 0.0 {
+            poses[f.a as usize] = qa;
+        }
+        if f.mb > 0.0 || f.ib > 0.0 {
+            poses[f.b as usize] = qb;
+        }
+    }
+
+    /// The reaction on B over the last substep: force (N) and torque (N·m),
+    /// at the final poses.
+    pub fn reaction(&self, poses: &[SolverPose], inv_h: f32) -> (Vec2, f32) {
+        let f = &self.frame;
+        let (qa, qb) = (&poses[f.a as usize], &poses[f.b as usize]);
+        let imp = &self.impulses;
+        match &self.kind {
+            Prepared::Revolute(c) => c.reaction(imp, inv_h),
+            Prepared::Prismatic(c) => c.reaction(imp, qa, inv_h),
+            Prepared::Distance(c) => c.reaction(f, imp, qa, qb, inv_h),
+            Prepared::Weld(c) => c.reaction(imp, inv_h),
+            Prepared::Wheel(c) => c.reaction(imp, qa, inv_h),
+            Prepared::Motor(c) => c.reaction(imp, inv_h),
+            Prepared::Mouse(c) => c.reaction(imp, inv_h),
+        }
+    }
+}
+
+/// Stores the bodies that respond to impulses.
+#[inline(always)]
+fn write_back(bodies: &mut [SolverBody], f: &Frame, ba: SolverBody, bb: SolverBody) {
+    if ba.responds() {
+        bodies[f.a as usize] = ba;
+    }
+    if bb.responds() {
+        bodies[f.b as usize] = bb;
+    }
+}
