@@ -142,7 +142,7 @@ pub fn draw(screen: Vec2) {
 mod tests {
     use super::*;
 
-    /// Every control in the help overlay is in the README's controls table.
+    /// Every control in the help overlay is in docs/sandbox.md's controls table.
     #[test]
     fn docs_list_every_control() {
         let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/sandbox.md"))
