@@ -4,6 +4,7 @@
 pub mod body;
 pub(crate) mod contact_solver;
 pub mod drag;
+mod filter;
 mod id;
 pub mod joint;
 pub(crate) mod lanes;
@@ -14,5 +15,6 @@ pub(crate) mod solver_body;
 
 pub use body::{Body, BodyDef, BodyKind};
 pub use drag::DragJoint;
+pub use filter::Filter;
 pub use id::BodyId;
 pub use material::Material;

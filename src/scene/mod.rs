@@ -35,6 +35,7 @@
 mod error;
 mod format;
 mod generators;
+mod joint_spec;
 mod load;
 mod spec;
 mod validate;
@@ -43,6 +44,7 @@ pub(crate) use error::ron_message;
 pub use error::{FieldError, SceneError};
 pub use format::Scene;
 pub use generators::Generator;
+pub use joint_spec::{BodyRef, ForceMotorSpec, JointSpec, SpringSpec, TorqueMotorSpec};
 pub use load::{builtin_source, MAX_SUBSTEPS};
 pub use spec::{BodySpec, ShapeKind, ShapeSpec};
 pub use validate::{MAX_DENSITY, MAX_FRICTION, MAX_SPEED};

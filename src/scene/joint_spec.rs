@@ -1,0 +1,652 @@
+//! Joints as written in a scene file: the two bodies (by index or by name;
+//! body A may be left out for the fixed world), the anchors in world
+//! coordinates at the scene's start, and the kind's settings.
+//!
+//! ```ron
+//! joints: [
+//!   Revolute(a: "anchor", b: "bob", anchor: (0.0, 0.0)),
+//!   Revolute(a: 2, b: 3, anchor: (1.0, 2.0), limits: (-0.5, 0.5), motor: (speed: 2.0, max_torque: 50.0)),
+//!   Distance(a: "ceiling", b: "lamp", anchor_a: (0.0, 5.0), anchor_b: (0.0, 3.0), max_length: 2.0),
+//! ]
+//! ```
+
+use super::error::FieldError;
+use super::validate::{check, check_pos};
+use crate::dynamics::joint::{
+    Distance, JointDef, JointKind, Limits, Motor, MotorJoint, Prismatic, Revolute, Spring, Weld,
+    Wheel,
+};
+use crate::dynamics::BodyId;
+use crate::math::{Iso, Vec2};
+use serde::{Deserialize, Serialize};
+
+/// A body named in a joint: its index in the scene's body order (explicit
+/// bodies first, then generated ones) or its `name`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum BodyRef {
+    /// Index in body order.
+    Index(u32),
+    /// A body's `name`.
+    Name(String),
+}
+
+impl std::fmt::Display for BodyRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BodyRef::Index(i) => write!(f, "{i}"),
+            BodyRef::Name(n) => write!(f, "\"{n}\""),
+        }
+    }
+}
+
+/// A spring: frequency (Hz) and damping ratio.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpringSpec {
+    /// Frequency (Hz).
+    pub hertz: f32,
+    /// Damping ratio (1 = critical). Default 0.7.
+    #[serde(default = "default_damping")]
+    pub damping: f32,
+}
+
+fn default_damping() -> f32 {
+    0.7
+}
+
+/// A rotation motor: target speed (rad/s) and torque cap (N·m).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TorqueMotorSpec {
+    /// Target speed (rad/s).
+    pub speed: f32,
+    /// Largest torque (N·m).
+    pub max_torque: f32,
+}
+
+/// A translation motor: target speed (m/s) and force cap (N).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForceMotorSpec {
+    /// Target speed (m/s).
+    pub speed: f32,
+    /// Largest force (N).
+    pub max_force: f32,
+}
+
+/// One joint of a scene. Anchors and axes are world coordinates at the
+/// scene's start; angles are measured from the bodies' starting angles.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum JointSpec {
+    /// A hinge at `anchor`.
+    Revolute {
+        /// Body A (or the world when left out).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        a: Option<BodyRef>,
+        /// Body B.
+        b: BodyRef,
+        /// The hinge (world, m).
+        anchor: Vec2,
+        /// Angle limits (rad), relative to the starting angle.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limits: Option<(f32, f32)>,
+        /// A motor.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        motor: Option<TorqueMotorSpec>,
+        /// A torsional spring toward the starting angle.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spring: Option<SpringSpec>,
+        /// Whether A and B collide. Default false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        collide_connected: bool,
+        /// Breaks above this reaction force (N).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        break_force: Option<f32>,
+        /// Breaks above this reaction torque (N·m).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        break_torque: Option<f32>,
+    },
+    /// A slider along `axis` through `anchor`.
+    Prismatic {
+        /// Body A (or the world when left out).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        a: Option<BodyRef>,
+        /// Body B.
+        b: BodyRef,
+        /// A point on the axis (world, m).
+        anchor: Vec2,
+        /// The axis direction (world; normalised).
+        axis: Vec2,
+        /// Translation limits (m) from the starting position.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limits: Option<(f32, f32)>,
+        /// A motor.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        motor: Option<ForceMotorSpec>,
+        /// A spring toward the starting position.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spring: Option<SpringSpec>,
+        /// Whether A and B collide. Default false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        collide_connected: bool,
+        /// Breaks above this reaction force (N).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        break_force: Option<f32>,
+        /// Breaks above this reaction torque (N·m).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        break_torque: Option<f32>,
+    },
+    /// A rod, rope or spring between `anchor_a` and `anchor_b`.
+    Distance {
+        /// Body A (or the world when left out).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        a: Option<BodyRef>,
+        /// Body B.
+        b: BodyRef,
+        /// Anchor on A (world, m).
+        anchor_a: Vec2,
+        /// Anchor on B (world, m).
+        anchor_b: Vec2,
+        /// Rest length (m); default: the anchors' starting distance.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        length: Option<f32>,
+        /// Shortest length (m); default the rest length (0 with a spring).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min_length: Option<f32>,
+        /// Longest length (m); default the rest length (none with a spring).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_length: Option<f32>,
+        /// A spring toward the rest length; `hertz: 0` makes a rope.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spring: Option<SpringSpec>,
+        /// Whether A and B collide. Default false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        collide_connected: bool,
+        /// Breaks above this reaction force (N).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        break_force: Option<f32>,
+    },
+    /// A rope: slack below `length`, taut at it (a distance joint with only a
+    /// maximum).
+    Rope {
+        /// Body A (or the world when left out).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        a: Option<BodyRef>,
+        /// Body B.
+        b: BodyRef,
+        /// Anchor on A (world, m).
+        anchor_a: Vec2,
+        /// Anchor on B (world, m).
+        anchor_b: Vec2,
+        /// Longest length (m); default the anchors' starting distance.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        length: Option<f32>,
+        /// Whether A and B collide. Default false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        collide_connected: bool,
+        /// Breaks above this tension (N).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        break_force: Option<f32>,
+    },
+    /// Glue at `anchor`, rigid or soft.
+    Weld {
+        /// Body A (or the world when left out).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        a: Option<BodyRef>,
+        /// Body B.
+        b: BodyRef,
+        /// The weld point (world, m).
+        anchor: Vec2,
+        /// A soft linear part.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        linear_spring: Option<SpringSpec>,
+        /// A soft angular part.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        angular_spring: Option<SpringSpec>,
+        /// Whether A and B collide. Default false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        collide_connected: bool,
+        /// Breaks above this reaction force (N).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        break_force: Option<f32>,
+        /// Breaks above this reaction torque (N·m).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        break_torque: Option<f32>,
+    },
+    /// A wheel B on a suspension along `axis` of A, at `anchor` (the wheel's
+    /// centre).
+    Wheel {
+        /// The chassis (or the world when left out).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        a: Option<BodyRef>,
+        /// The wheel.
+        b: BodyRef,
+        /// The wheel's axle (world, m).
+        anchor: Vec2,
+        /// Suspension axis (world; normalised). Default (0, 1).
+        #[serde(default = "up", skip_serializing_if = "is_up")]
+        axis: Vec2,
+        /// Suspension spring.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spring: Option<SpringSpec>,
+        /// Suspension travel limits (m).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limits: Option<(f32, f32)>,
+        /// Drive motor on the wheel's rotation.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        motor: Option<TorqueMotorSpec>,
+        /// Whether A and B collide. Default false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        collide_connected: bool,
+        /// Breaks above this reaction force (N).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        break_force: Option<f32>,
+    },
+    /// Drives B's pose relative to A toward its starting offset (plus
+    /// `linear_offset`, `angular_offset`), with bounded force and torque.
+    Motor {
+        /// Body A (or the world when left out).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        a: Option<BodyRef>,
+        /// Body B.
+        b: BodyRef,
+        /// Extra target offset of B from its start, in A's frame (m).
+        #[serde(default = "zero", skip_serializing_if = "is_zero_vec")]
+        linear_offset: Vec2,
+        /// Extra target angle of B relative to A (rad).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        angular_offset: f32,
+        /// Largest force (N).
+        max_force: f32,
+        /// Largest torque (N·m).
+        max_torque: f32,
+        /// Fraction of the error corrected per substep (0..=1). Default 0.3.
+        #[serde(default = "default_correction")]
+        correction: f32,
+        /// Whether A and B collide. Default false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        collide_connected: bool,
+    },
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn is_zero(x: &f32) -> bool {
+    x.to_bits() == 0
+}
+fn is_zero_vec(v: &Vec2) -> bool {
+    is_zero(&v.x) && is_zero(&v.y)
+}
+fn zero() -> Vec2 {
+    Vec2::ZERO
+}
+fn up() -> Vec2 {
+    Vec2::Y
+}
+fn is_up(v: &Vec2) -> bool {
+    *v == Vec2::Y
+}
+fn default_correction() -> f32 {
+    0.3
+}
+
+impl JointSpec {
+    /// The kind's name, as written in the file.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            JointSpec::Revolute { .. } => "Revolute",
+            JointSpec::Prismatic { .. } => "Prismatic",
+            JointSpec::Distance { .. } => "Distance",
+            JointSpec::Rope { .. } => "Rope",
+            JointSpec::Weld { .. } => "Weld",
+            JointSpec::Wheel { .. } => "Wheel",
+            JointSpec::Motor { .. } => "Motor",
+        }
+    }
+
+    /// The two ends.
+    pub fn ends(&self) -> (Option<&BodyRef>, &BodyRef) {
+        match self {
+            JointSpec::Revolute { a, b, .. }
+            | JointSpec::Prismatic { a, b, .. }
+            | JointSpec::Distance { a, b, .. }
+            | JointSpec::Rope { a, b, .. }
+            | JointSpec::Weld { a, b, .. }
+            | JointSpec::Wheel { a, b, .. }
+            | JointSpec::Motor { a, b, .. } => (a.as_ref(), b),
+        }
+    }
+
+    /// The ends, to rewrite references (generators shift indices).
+    pub(crate) fn ends_mut(&mut self) -> (&mut Option<BodyRef>, &mut BodyRef) {
+        match self {
+            JointSpec::Revolute { a, b, .. }
+            | JointSpec::Prismatic { a, b, .. }
+            | JointSpec::Distance { a, b, .. }
+            | JointSpec::Rope { a, b, .. }
+            | JointSpec::Weld { a, b, .. }
+            | JointSpec::Wheel { a, b, .. }
+            | JointSpec::Motor { a, b, .. } => (a, b),
+        }
+    }
+}
+
+/// The end of a joint once resolved: the body and its starting pose.
+pub(crate) type End = (BodyId, Iso);
+
+fn finite(field: &str, v: f32) -> Result<f32, FieldError> {
+    check(field, v, f32::MIN, f32::MAX, "finite")?;
+    Ok(v)
+}
+
+fn finite_vec(field: &str, v: Vec2) -> Result<Vec2, FieldError> {
+    check_pos(field, v)?;
+    Ok(v)
+}
+
+fn non_negative(field: &str, v: f32) -> Result<f32, FieldError> {
+    check(field, v, 0.0, f32::MAX, "≥ 0")?;
+    Ok(v)
+}
+
+fn spring(field: &str, s: &Option<SpringSpec>) -> Result<Option<Spring>, FieldError> {
+    s.map(|s| {
+        Ok(Spring {
+            hertz: non_negative(&format!("{field}.hertz"), s.hertz)?,
+            damping_ratio: non_negative(&format!("{field}.damping"), s.damping)?,
+        })
+    })
+    .transpose()
+}
+
+fn limits(field: &str, l: &Option<(f32, f32)>) -> Result<Option<Limits>, FieldError> {
+    l.map(|(lower, upper)| {
+        finite(field, lower)?;
+        finite(field, upper)?;
+        if lower > upper {
+            return Err(FieldError::new(
+                field,
+                format!("lower bound {lower} is above upper bound {upper}"),
+            ));
+        }
+        Ok(Limits { lower, upper })
+    })
+    .transpose()
+}
+
+fn axis(field: &str, a: Vec2, frame: &Iso) -> Result<Vec2, FieldError> {
+    finite_vec(field, a)?;
+    let len = a.length();
+    if !(len > 1e-6) {
+        return Err(FieldError::new(field, "the axis must not be zero"));
+    }
+    Ok(frame.rot.apply_inv(a / len))
+}
+
+fn torque_motor(m: &Option<TorqueMotorSpec>) -> Result<Option<Motor>, FieldError> {
+    m.map(|m| {
+        Ok(Motor {
+            speed: finite("motor.speed", m.speed)?,
+            max_effort: non_negative("motor.max_torque", m.max_torque)?,
+        })
+    })
+    .transpose()
+}
+
+impl JointSpec {
+    /// The joint definition, from the ends' starting poses (`a` is `None` for
+    /// the world). Every number is checked; errors name the field.
+    pub(crate) fn to_def(&self, a: Option<End>, b: End) -> Result<JointDef, FieldError> {
+        let (xa, body_a) = match a {
+            Some((id, xf)) => (xf, Some(id)),
+            None => (Iso::IDENTITY, None),
+        };
+        let (body_b, xb) = b;
+        let angle = xa.rot.inv_mul(xb.rot).angle();
+        let local = |field: &str, p: Vec2| -> Result<(Vec2, Vec2), FieldError> {
+            finite_vec(field, p)?;
+            Ok((xa.apply_inv(p), xb.apply_inv(p)))
+        };
+        let breaks = |force: &Option<f32>, torque: &Option<f32>| -> Result<_, FieldError> {
+            Ok((
+                force.map(|f| non_negative("break_force", f)).transpose()?,
+                torque
+                    .map(|t| non_negative("break_torque", t))
+                    .transpose()?,
+            ))
+        };
+        let (la, lb, kind, collide, (bf, bt)) = match self {
+            JointSpec::Revolute {
+                anchor,
+                limits: l,
+                motor,
+                spring: s,
+                collide_connected,
+                break_force,
+                break_torque,
+                ..
+            } => {
+                let (la, lb) = local("anchor", *anchor)?;
+                let l = limits("limits", l)?;
+                if let Some(l) = &l {
+                    let pi = std::f32::consts::PI;
+                    if l.lower <= -pi || l.upper >= pi {
+                        return Err(FieldError::new(
+                            "limits",
+                            "angle limits must lie within (−π, π)",
+                        ));
+                    }
+                }
+                let kind = JointKind::Revolute(Revolute {
+                    reference_angle: angle,
+                    limits: l,
+                    motor: torque_motor(motor)?,
+                    spring: spring("spring", s)?,
+                });
+                (
+                    la,
+                    lb,
+                    kind,
+                    *collide_connected,
+                    breaks(break_force, break_torque)?,
+                )
+            }
+            JointSpec::Prismatic {
+                anchor,
+                axis: ax,
+                limits: l,
+                motor,
+                spring: s,
+                collide_connected,
+                break_force,
+                break_torque,
+                ..
+            } => {
+                let (la, lb) = local("anchor", *anchor)?;
+                let motor = motor
+                    .map(|m| {
+                        Ok::<_, FieldError>(Motor {
+                            speed: finite("motor.speed", m.speed)?,
+                            max_effort: non_negative("motor.max_force", m.max_force)?,
+                        })
+                    })
+                    .transpose()?;
+                let kind = JointKind::Prismatic(Prismatic {
+                    axis: axis("axis", *ax, &xa)?,
+                    reference_angle: angle,
+                    limits: limits("limits", l)?,
+                    motor,
+                    spring: spring("spring", s)?,
+                });
+                (
+                    la,
+                    lb,
+                    kind,
+                    *collide_connected,
+                    breaks(break_force, break_torque)?,
+                )
+            }
+            JointSpec::Distance {
+                anchor_a,
+                anchor_b,
+                length,
+                min_length,
+                max_length,
+                spring: s,
+                collide_connected,
+                break_force,
+                ..
+            } => {
+                let la = xa.apply_inv(finite_vec("anchor_a", *anchor_a)?);
+                let lb = xb.apply_inv(finite_vec("anchor_b", *anchor_b)?);
+                let rest = match length {
+                    Some(l) => non_negative("length", *l)?,
+                    None => anchor_a.distance(*anchor_b),
+                };
+                let s = spring("spring", s)?;
+                let (lo, hi) = if s.is_some() {
+                    (0.0, f32::MAX)
+                } else {
+                    (rest, rest)
+                };
+                let min_length = min_length.map_or(Ok(lo), |v| non_negative("min_length", v))?;
+                let max_length = max_length.map_or(Ok(hi), |v| non_negative("max_length", v))?;
+                if min_length > max_length {
+                    return Err(FieldError::new(
+                        "min_length",
+                        format!("min_length {min_length} is above max_length {max_length}"),
+                    ));
+                }
+                let kind = JointKind::Distance(Distance {
+                    length: rest,
+                    min_length,
+                    max_length,
+                    // Stops without a spring: a free length between them.
+                    spring: s.or((min_length < max_length).then_some(Spring {
+                        hertz: 0.0,
+                        damping_ratio: 0.0,
+                    })),
+                });
+                (
+                    la,
+                    lb,
+                    kind,
+                    *collide_connected,
+                    breaks(break_force, &None)?,
+                )
+            }
+            JointSpec::Rope {
+                anchor_a,
+                anchor_b,
+                length,
+                collide_connected,
+                break_force,
+                ..
+            } => {
+                let la = xa.apply_inv(finite_vec("anchor_a", *anchor_a)?);
+                let lb = xb.apply_inv(finite_vec("anchor_b", *anchor_b)?);
+                let len = match length {
+                    Some(l) => non_negative("length", *l)?,
+                    None => anchor_a.distance(*anchor_b),
+                };
+                let kind = JointKind::Distance(Distance::rope(len));
+                (
+                    la,
+                    lb,
+                    kind,
+                    *collide_connected,
+                    breaks(break_force, &None)?,
+                )
+            }
+            JointSpec::Weld {
+                anchor,
+                linear_spring,
+                angular_spring,
+                collide_connected,
+                break_force,
+                break_torque,
+                ..
+            } => {
+                let (la, lb) = local("anchor", *anchor)?;
+                let kind = JointKind::Weld(Weld {
+                    reference_angle: angle,
+                    linear: spring("linear_spring", linear_spring)?,
+                    angular: spring("angular_spring", angular_spring)?,
+                });
+                (
+                    la,
+                    lb,
+                    kind,
+                    *collide_connected,
+                    breaks(break_force, break_torque)?,
+                )
+            }
+            JointSpec::Wheel {
+                anchor,
+                axis: ax,
+                spring: s,
+                limits: l,
+                motor,
+                collide_connected,
+                break_force,
+                ..
+            } => {
+                let (la, lb) = local("anchor", *anchor)?;
+                let kind = JointKind::Wheel(Wheel {
+                    axis: axis("axis", *ax, &xa)?,
+                    spring: spring("spring", s)?,
+                    limits: limits("limits", l)?,
+                    motor: torque_motor(motor)?,
+                });
+                (
+                    la,
+                    lb,
+                    kind,
+                    *collide_connected,
+                    breaks(break_force, &None)?,
+                )
+            }
+            JointSpec::Motor {
+                linear_offset,
+                angular_offset,
+                max_force,
+                max_torque,
+                correction,
+                collide_connected,
+                ..
+            } => {
+                // Anchors at B's origin: the joint holds B where it starts
+                // (plus the offsets).
+                let la = xa.apply_inv(xb.translation);
+                let off = finite_vec("linear_offset", *linear_offset)?;
+                let kind = JointKind::Motor(MotorJoint {
+                    linear_offset: off,
+                    angular_offset: angle + finite("angular_offset", *angular_offset)?,
+                    max_force: non_negative("max_force", *max_force)?,
+                    max_torque: non_negative("max_torque", *max_torque)?,
+                    correction: {
+                        check("correction", *correction, 0.0, 1.0, "between 0 and 1")?;
+                        *correction
+                    },
+                });
+                (la, Vec2::ZERO, kind, *collide_connected, (None, None))
+            }
+        };
+        let def = JointDef {
+            body_a,
+            body_b,
+            local_anchor_a: la,
+            local_anchor_b: lb,
+            kind,
+            collide_connected: collide,
+            break_force: bf,
+            break_torque: bt,
+        };
+        def.validate()
+            .map_err(|e| FieldError::new("joint", e.to_string()))?;
+        Ok(def)
+    }
+}
