@@ -5,8 +5,8 @@
 //! Imports are read from the source text: every `use` tree (grouped and
 //! nested ones included) and every inline `crate::…`, `super::…` or
 //! `minkowski::…` path, with comments and string literals removed, and the
-//! unit tests at the foot of a file left out. Each path resolves to the longest
-//! module prefix that is a file under `src/`.
+//! unit tests (at the foot of a file, or in a `tests` module file) left out.
+//! Each path resolves to the longest module prefix that is a file under `src/`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -251,9 +251,13 @@ fn sources_from(files: Vec<(PathBuf, String)>) -> Vec<Source> {
         .map(|(path, text)| {
             let module = module_of(&path);
             let mut stripped = strip(&text);
-            // Unit tests at the foot of a file may reach anywhere in the crate.
+            // Unit tests, at the foot of a file or in a `tests` module file of
+            // their own, may reach anywhere in the crate.
             if let Some(k) = stripped.find("#[cfg(test)]\nmod tests") {
                 stripped.truncate(k);
+            }
+            if module.ends_with("::tests") || module.contains("::tests::") {
+                stripped.clear();
             }
             let imports = paths_in(&stripped)
                 .iter()

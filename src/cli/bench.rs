@@ -80,15 +80,15 @@ pub fn bench(args: &BenchArgs) -> i32 {
         let total_s: f64 = ms.iter().sum::<f64>() / 1e3;
         let (median, p95) = median_p95(&mut ms);
         if args.json {
-            println!(
-                "{{\"scene\": {}, \"bodies\": {}, \"steps\": {}, \"ms_per_step_median\": {}, \"ms_per_step_p95\": {}, \"total_s\": {}}}",
-                json::string(&scene.name),
-                world.body_count(),
-                args.steps,
-                json::f64(round6(median)),
-                json::f64(round6(p95)),
-                json::f64(round6(total_s))
-            );
+            let line = json::BenchLine {
+                scene: &scene.name,
+                bodies: world.body_count(),
+                steps: args.steps,
+                ms_per_step_median: round6(median),
+                ms_per_step_p95: round6(p95),
+                total_s: round6(total_s),
+            };
+            println!("{}", json::line(&line));
         } else {
             println!(
                 "{:<16} bodies {:>6}  steps {:>5}  median {:>9.3} ms  p95 {:>9.3} ms  {:>9.1} steps/s",

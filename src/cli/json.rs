@@ -1,45 +1,71 @@
-//! A tiny JSON writer: enough for flat objects of strings, numbers and arrays.
-//! Strings are escaped per RFC 8259; non-finite floats are written as `null`.
+//! The `--json` outputs of the CLI, as plain serde structures written by
+//! serde_json (one object per line; non-finite numbers become `null`).
 
-use std::fmt::Write;
+use serde::Serialize;
 
-/// A JSON string literal.
-pub fn string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// `minkowski run --json`: the final state of a run.
+#[derive(Serialize)]
+pub struct RunReport<'a> {
+    /// The scene's name.
+    pub scene: &'a str,
+    /// Steps taken.
+    pub steps: u64,
+    /// The world's state hash, `0x` and 16 hex digits.
+    pub hash: String,
+    /// The hashes taken every `--hash-every` steps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hashes: Option<Vec<StepHash>>,
+    /// Every body's final state.
+    pub bodies: Vec<BodyState>,
 }
 
-/// A JSON number from an `f32` (shortest round-trip form), or `null`.
-pub fn f32(x: f32) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        "null".to_string()
-    }
+/// A state hash at one step.
+#[derive(Serialize)]
+pub struct StepHash {
+    /// The step index.
+    pub step: u64,
+    /// The hash, `0x` and 16 hex digits.
+    pub hash: String,
 }
 
-/// A JSON number from an `f64`, or `null`.
-pub fn f64(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        "null".to_string()
-    }
+/// One body's state.
+#[derive(Serialize)]
+pub struct BodyState {
+    /// The body's index.
+    pub id: u32,
+    /// Position (m).
+    pub pos: [f32; 2],
+    /// Angle (rad).
+    pub angle: f32,
+    /// Linear velocity (m/s).
+    pub vel: [f32; 2],
+    /// Angular velocity (rad/s).
+    pub angvel: f32,
+    /// `true` for a dynamic or kinematic body that is asleep.
+    pub sleeping: bool,
+}
+
+/// `minkowski bench --json`: one scene's timing.
+#[derive(Serialize)]
+pub struct BenchLine<'a> {
+    /// The scene's name.
+    pub scene: &'a str,
+    /// Bodies in the world.
+    pub bodies: usize,
+    /// Steps timed.
+    pub steps: u64,
+    /// Median step time (ms).
+    pub ms_per_step_median: f64,
+    /// 95th percentile step time (ms).
+    pub ms_per_step_p95: f64,
+    /// Total time of the timed steps (s).
+    pub total_s: f64,
+}
+
+/// One line of JSON.
+pub fn line<T: Serialize>(value: &T) -> String {
+    // Structs of numbers, strings, bools and arrays always serialize.
+    serde_json::to_string(value).expect("plain data serializes to JSON")
 }
 
 #[cfg(test)]
@@ -47,12 +73,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escapes() {
-        assert_eq!(string("a\"b\\c\nd\u{1}é"), "\"a\\\"b\\\\c\\nd\\u0001é\"");
-        assert_eq!(f32(f32::NAN), "null");
-        assert_eq!(f32(f32::INFINITY), "null");
-        assert_eq!(f32(0.5), "0.5");
-        assert_eq!(f32(-0.0), "-0");
-        assert_eq!(f64(1e-7), "0.0000001");
+    fn non_finite_numbers_are_null_and_strings_escaped() {
+        let b = BodyState {
+            id: 3,
+            pos: [f32::NAN, 0.5],
+            angle: f32::INFINITY,
+            vel: [-0.0, 1e-7],
+            angvel: 0.0,
+            sleeping: true,
+        };
+        assert_eq!(
+            line(&b),
+            r#"{"id":3,"pos":[null,0.5],"angle":null,"vel":[-0.0,1e-7],"angvel":0.0,"sleeping":true}"#
+        );
+        let s = StepHash {
+            step: 1,
+            hash: "a\"b\\c\nd\u{1}é".to_string(),
+        };
+        assert_eq!(line(&s), r#"{"step":1,"hash":"a\"b\\c\nd\u0001é"}"#);
     }
 }

@@ -2,7 +2,6 @@
 
 use super::{hex, json, load_scene, EXIT_BAD_INPUT};
 use minkowski::{BodyKind, World};
-use std::fmt::Write;
 
 /// Arguments of `minkowski run`.
 #[derive(clap::Args, Debug)]
@@ -84,46 +83,30 @@ pub fn run(args: &RunArgs) -> i32 {
 
 /// The `--json` object of `minkowski run`.
 pub fn state_json(name: &str, world: &World, hashes: Option<&[(u64, u64)]>) -> String {
-    let mut s = String::new();
-    let _ = write!(
-        s,
-        "{{\"scene\": {}, \"steps\": {}, \"hash\": {}",
-        json::string(name),
-        world.step_index(),
-        json::string(&hex(world.state_hash()))
-    );
-    if let Some(hashes) = hashes {
-        s.push_str(", \"hashes\": [");
-        for (i, (k, h)) in hashes.iter().enumerate() {
-            if i > 0 {
-                s.push_str(", ");
-            }
-            let _ = write!(s, "{{\"step\": {k}, \"hash\": {}}}", json::string(&hex(*h)));
-        }
-        s.push(']');
-    }
-    s.push_str(", \"bodies\": [");
-    for (i, (id, b)) in world.bodies().enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        let p = b.position();
-        let v = b.linear_velocity();
-        let _ = write!(
-            s,
-            "{{\"id\": {}, \"pos\": [{}, {}], \"angle\": {}, \"vel\": [{}, {}], \"angvel\": {}, \"sleeping\": {}}}",
-            id.index,
-            json::f32(p.x),
-            json::f32(p.y),
-            json::f32(b.angle()),
-            json::f32(v.x),
-            json::f32(v.y),
-            json::f32(b.angular_velocity()),
-            b.kind() != BodyKind::Static && !b.is_awake()
-        );
-    }
-    s.push_str("]}");
-    s
+    json::line(&json::RunReport {
+        scene: name,
+        steps: world.step_index(),
+        hash: hex(world.state_hash()),
+        hashes: hashes.map(|hs| {
+            hs.iter()
+                .map(|&(step, h)| json::StepHash { step, hash: hex(h) })
+                .collect()
+        }),
+        bodies: world
+            .bodies()
+            .map(|(id, b)| {
+                let (p, v) = (b.position(), b.linear_velocity());
+                json::BodyState {
+                    id: id.index,
+                    pos: [p.x, p.y],
+                    angle: b.angle(),
+                    vel: [v.x, v.y],
+                    angvel: b.angular_velocity(),
+                    sleeping: b.kind() != BodyKind::Static && !b.is_awake(),
+                }
+            })
+            .collect(),
+    })
 }
 
 /// Validates a scene without running it; returns the exit code.

@@ -7,9 +7,9 @@ pub mod drag;
 mod filter;
 mod id;
 pub mod joint;
-pub(crate) mod lanes;
 pub mod material;
 pub(crate) mod schedule;
+pub(crate) mod simd;
 pub(crate) mod sleep;
 pub(crate) mod solver_body;
 

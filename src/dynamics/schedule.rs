@@ -17,7 +17,7 @@
 //! constraints of the block through shared bodies, keeping the given order
 //! within a level. The constraints of one level are independent, and the
 //! solver cuts each level into bundles of four that it solves at once, one
-//! lane each (see `contact_solver::bundles`). Blocks bound how far a
+//! lane each (see `contact_solver::simd`). Blocks bound how far a
 //! constraint moves from its place in the given order (each block is
 //! scheduled as soon as it is built, from contacts read in sequence); the
 //! larger they are, the longer the levels: in Box2D's large pyramid, blocks

@@ -1,22 +1,204 @@
-//! Which kernel answers each shape pair.
+//! Which kernel answers each shape pair, for each query: the one place that
+//! says it.
+//!
+//! | pair | intersects | distance | penetration | contact manifold |
+//! |---|---|---|---|---|
+//! | small polygons (n, m ≤ 8, n·m ≤ 24) | SAT with early exit; closed-form SAT for two boxes (`pair/polygon.rs`) | SAT, then certified nearby features, else vertex–edge brute force | EPA | SAT + clipping (n, m ≤ 7: the `pair/polygon_manifold.rs` fast path) |
+//! | other polygons with n, m ≤ 16 | GJK | SAT in O(n + m) by walking | EPA | SAT + clipping |
+//! | larger polygons | GJK | GJK | EPA | SAT + clipping |
+//! | circle / circle | closed form (`pair/circle.rs`) | closed form | closed form | GJK/EPA + witness point |
+//! | circle / polygon (either order) | point projection | point projection | EPA | GJK/EPA + witness point |
+//! | circle / capsule (either order) | GJK | point–segment | EPA | GJK/EPA + witness point |
+//! | ellipse / polygon (either order) | scaled edge–disc test (`pair/ellipse/`) | certified edge/vertex walk | SAT on the polygon's normals + normal-foot roots | GJK/EPA + witness point |
+//! | ellipse / circle, capsule (either order) | point–ellipse / segment–disc | certified walk | EPA | GJK/EPA + witness point |
+//! | anything else | GJK | GJK | EPA | GJK/EPA, then clipping where faces align |
+//!
+//! "SAT + clipping" applies with [`crate::WorldSettings::polygon_sat`] (the
+//! default); without it polygon pairs take the GJK/EPA row. The ellipse
+//! kernels hand back the pairs they cannot certify (`None`), which then take
+//! the generic path.
+//!
+//! Every kernel follows the generic path's contract (unit normal A→B, points on
+//! the surfaces, the same `None` rules) and is exact up to f32 rounding; the
+//! unit tests of `pair` compare each with GJK/EPA.
 
-use super::fast;
+use super::manifold::{self, Manifold, PointFeature};
+use super::pair::{circle, ellipse, polygon, polygon_manifold};
 use crate::geometry::epa::{self, Penetration};
-use crate::geometry::gjk::{self, Closest};
+use crate::geometry::gjk::{self, Closest, SimplexCache};
 use crate::math::Iso;
-use crate::shape::Shape;
+use crate::shape::{Polygon, Shape};
+
+/// SAT `intersects` is used when `n · m` is at most this. Measured with
+/// `cargo bench --bench narrowphase`: SAT with early exit beats GJK for boxes;
+/// for octagons (n · m = 64) GJK's few O(n + m) iterations win.
+const SAT_INTERSECTS_MAX_PRODUCT: usize = 24;
+/// The vertex–edge brute-force distance is used when `n · m` is at most this
+/// (boxes and triangles); larger pairs keep GJK or the walk.
+const BRUTE_DISTANCE_MAX_PRODUCT: usize = 24;
+
+fn small_pair(a: &Polygon, b: &Polygon, max_product: usize) -> bool {
+    let (n, m) = (a.vertices().len(), b.vertices().len());
+    n <= polygon::SMALL && m <= polygon::SMALL && n * m <= max_product
+}
 
 /// `true` when the shapes touch or overlap.
 pub fn intersects(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> bool {
-    fast::intersects(a, xa, b, xb).unwrap_or_else(|| gjk::intersects(a, xa, b, xb))
+    pair_intersects(a, xa, b, xb).unwrap_or_else(|| gjk::intersects(a, xa, b, xb))
 }
 
 /// Distance and closest points, or `None` when the shapes touch or overlap.
 pub fn distance(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<Closest> {
-    fast::distance(a, xa, b, xb).unwrap_or_else(|| gjk::distance(a, xa, b, xb))
+    pair_distance(a, xa, b, xb).unwrap_or_else(|| gjk::distance(a, xa, b, xb))
 }
 
 /// Penetration depth and normal, or `None` when the shapes are apart.
 pub fn penetration(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<Penetration> {
-    fast::penetration(a, xa, b, xb).unwrap_or_else(|| epa::penetration(a, xa, b, xb))
+    pair_penetration(a, xa, b, xb).unwrap_or_else(|| epa::penetration(a, xa, b, xb))
+}
+
+/// The `intersects` column: `Some(answer)` from a pair kernel, `None` for GJK.
+pub(crate) fn pair_intersects(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<bool> {
+    match (a, b) {
+        (Shape::Polygon(pa), Shape::Polygon(pb))
+            if small_pair(pa, pb, SAT_INTERSECTS_MAX_PRODUCT) =>
+        {
+            Some(polygon::polygons_meet(pa, xa, pb, xb))
+        }
+        (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
+            Some(circle::circles_intersect(*ra, xa, *rb, xb))
+        }
+        (Shape::Circle { radius }, Shape::Polygon(p)) => {
+            Some(circle::circle_meets_polygon(*radius, xa, p, xb))
+        }
+        (Shape::Polygon(p), Shape::Circle { radius }) => {
+            Some(circle::circle_meets_polygon(*radius, xb, p, xa))
+        }
+        (Shape::Ellipse { .. }, _) | (_, Shape::Ellipse { .. }) => {
+            ellipse::intersects(a, xa, b, xb)
+        }
+        _ => None,
+    }
+}
+
+/// The `distance` column: `Some(answer)` from a pair kernel, `None` for GJK.
+pub(crate) fn pair_distance(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<Option<Closest>> {
+    match (a, b) {
+        (Shape::Polygon(pa), Shape::Polygon(pb))
+            if small_pair(pa, pb, BRUTE_DISTANCE_MAX_PRODUCT) =>
+        {
+            Some(polygon::polygons_distance_sat(pa, xa, pb, xb))
+        }
+        (Shape::Polygon(pa), Shape::Polygon(pb))
+            if pa.vertices().len() <= polygon::WALK_MAX
+                && pb.vertices().len() <= polygon::WALK_MAX =>
+        {
+            Some(polygon::polygons_distance_walk(pa, xa, pb, xb))
+        }
+        (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
+            Some(circle::circles_distance(*ra, xa, *rb, xb))
+        }
+        (Shape::Circle { radius }, Shape::Polygon(p)) => {
+            Some(circle::circle_polygon_distance(*radius, xa, p, xb))
+        }
+        (Shape::Polygon(p), Shape::Circle { radius }) => {
+            Some(circle::polygon_circle_distance(p, xa, *radius, xb))
+        }
+        (
+            Shape::Circle { radius },
+            Shape::Capsule {
+                half_height,
+                radius: rc,
+            },
+        ) => Some(circle::circle_capsule_distance(
+            *radius,
+            xa,
+            *half_height,
+            *rc,
+            xb,
+        )),
+        (
+            Shape::Capsule {
+                half_height,
+                radius: rc,
+            },
+            Shape::Circle { radius },
+        ) => Some(circle::capsule_circle_distance(
+            *half_height,
+            *rc,
+            xa,
+            *radius,
+            xb,
+        )),
+        (Shape::Ellipse { .. }, _) | (_, Shape::Ellipse { .. }) => ellipse::distance(a, xa, b, xb),
+        _ => None,
+    }
+}
+
+/// The `penetration` column: `Some(answer)` from a pair kernel, `None` for EPA.
+pub(crate) fn pair_penetration(
+    a: &Shape,
+    xa: &Iso,
+    b: &Shape,
+    xb: &Iso,
+) -> Option<Option<Penetration>> {
+    match (a, b) {
+        (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
+            circle::circles_penetration(*ra, xa, *rb, xb)
+        }
+        (Shape::Ellipse { .. }, _) | (_, Shape::Ellipse { .. }) => {
+            ellipse::penetration(a, xa, b, xb)
+        }
+        _ => None,
+    }
+}
+
+/// Builds the manifold of two placed shapes. Points farther apart than
+/// `speculative` (m) are dropped. `cache` warm-starts GJK.
+pub fn collide(
+    a: &Shape,
+    xa: &Iso,
+    b: &Shape,
+    xb: &Iso,
+    speculative: f32,
+    cache: &mut SimplexCache,
+) -> Manifold {
+    collide_with_features(a, xa, b, xb, speculative, cache, false).0
+}
+
+/// The contact query of the pipeline without a cache, for tools and tests.
+pub fn collide_uncached(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso, speculative: f32) -> Manifold {
+    collide(a, xa, b, xb, speculative, &mut SimplexCache::default())
+}
+
+/// The contact-manifold column: [`collide`], with the geometry of each point
+/// for the solver, and optionally the separating-axis path for overlapping
+/// polygons (`polygon_sat`).
+pub(crate) fn collide_with_features(
+    a: &Shape,
+    xa: &Iso,
+    b: &Shape,
+    xb: &Iso,
+    speculative: f32,
+    cache: &mut SimplexCache,
+    polygon_sat: bool,
+) -> (Manifold, [PointFeature; 2]) {
+    match (a, b) {
+        (Shape::Polygon(pa), Shape::Polygon(pb))
+            if polygon_sat
+                && pa.vertices().len() <= polygon_manifold::SMALL_POLYGON
+                && pb.vertices().len() <= polygon_manifold::SMALL_POLYGON =>
+        {
+            polygon_manifold::collide_small_polygons(a, pa, xa, b, pb, xb, speculative, cache)
+        }
+        (Shape::Polygon(pa), Shape::Polygon(pb)) if polygon_sat => {
+            let contact = polygon_manifold::polygon_overlap(pa, xa, pb, xb)
+                .unwrap_or_else(|| epa::contact(a, xa, b, xb, Some(cache), None));
+            manifold::from_contact(a, xa, b, xb, &contact, speculative)
+        }
+        _ => {
+            let contact = epa::contact(a, xa, b, xb, Some(cache), None);
+            manifold::from_contact(a, xa, b, xb, &contact, speculative)
+        }
+    }
 }

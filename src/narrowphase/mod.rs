@@ -1,10 +1,9 @@
-//! The narrowphase: which kernel answers each shape pair, the pair kernels,
-//! contact manifolds and their reuse across steps.
+//! The narrowphase: which kernel answers each shape pair ([`dispatch`]), the
+//! pair kernels, contact manifolds and their reuse across steps.
 
-mod dispatch;
-mod ellipse;
-mod fast;
+pub mod dispatch;
 pub mod manifold;
-pub(crate) mod reuse;
+pub(crate) mod manifold_cache;
+pub(crate) mod pair;
 
-pub use dispatch::{distance, intersects, penetration};
+pub use dispatch::{collide, collide_uncached, distance, intersects, penetration};

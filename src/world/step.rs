@@ -22,7 +22,8 @@ use crate::dynamics::schedule::BLOCK;
 use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
 use crate::dynamics::BodyKind;
 use crate::math::{is_finite_vec, Vec2};
-use crate::narrowphase::manifold::{self, Manifold};
+use crate::narrowphase::dispatch;
+use crate::narrowphase::manifold::Manifold;
 use crate::shape::Shape;
 
 impl World {
@@ -198,7 +199,7 @@ impl World {
                 } else {
                     speculative
                 };
-                let (mut m, features) = manifold::collide_with_features(
+                let (mut m, features) = dispatch::collide_with_features(
                     &ba.shape,
                     &ba.xf,
                     &bb.shape,

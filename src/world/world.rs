@@ -12,10 +12,12 @@ use crate::geometry::gjk::SimplexCache;
 use crate::math::Aabb;
 use crate::math::{is_finite_vec, Iso, Vec2};
 use crate::narrowphase::manifold::{Manifold, PointFeature};
-use crate::narrowphase::reuse::ManifoldCache;
+use crate::narrowphase::manifold_cache::ManifoldCache;
 use crate::shape::ShapeError;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
+mod readout;
+mod wake;
 
 /// Why a body could not be added or changed.
 #[derive(Clone, Debug, PartialEq, Error)]
@@ -540,165 +542,5 @@ impl World {
     /// The active drag, if any.
     pub fn drag(&self) -> Option<&DragJoint> {
         self.drag.as_ref()
-    }
-
-    /// Contacts with at least one point, in (body A, body B) order.
-    pub fn contacts(&self) -> impl Iterator<Item = ContactView<'_>> + '_ {
-        self.contacts
-            .iter()
-            .filter(|c| c.manifold.count > 0)
-            .map(|c| ContactView {
-                body_a: self.id_of(c.a),
-                body_b: self.id_of(c.b),
-                manifold: &c.manifold,
-            })
-    }
-
-    /// Number of contact points.
-    pub fn contact_point_count(&self) -> usize {
-        self.contacts.iter().map(|c| c.manifold.count).sum()
-    }
-
-    /// Broadphase pairs (fat boxes overlapping), in sorted order.
-    pub fn pairs(&self) -> impl Iterator<Item = (BodyId, BodyId)> + '_ {
-        self.broadphase
-            .pairs()
-            .iter()
-            .map(|&(a, b)| (self.id_of(a), self.id_of(b)))
-    }
-
-    /// Number of broadphase pairs.
-    pub fn pair_count(&self) -> usize {
-        self.broadphase.pairs().len()
-    }
-
-    /// The broadphase's fat box of a body.
-    pub fn fat_aabb(&self, id: BodyId) -> Option<Aabb> {
-        self.body(id)?;
-        self.broadphase.fat_aabb(id.index)
-    }
-
-    /// Stage timings of the last step.
-    pub fn timings(&self) -> &StepTimings {
-        &self.timings
-    }
-
-    /// Number of steps taken.
-    pub fn step_index(&self) -> u64 {
-        self.step_index
-    }
-
-    /// Events raised since the last call (frozen bodies).
-    pub fn take_events(&mut self) -> Vec<WorldEvent> {
-        std::mem::take(&mut self.events)
-    }
-
-    /// Total linear momentum of the dynamic bodies (kg·m/s).
-    pub fn linear_momentum(&self) -> Vec2 {
-        self.bodies().map(|(_, b)| b.linear_momentum()).sum()
-    }
-
-    /// Total angular momentum about the origin (kg·m²/s).
-    pub fn angular_momentum(&self) -> f32 {
-        self.bodies().map(|(_, b)| b.angular_momentum()).sum()
-    }
-
-    /// Total kinetic energy (J).
-    pub fn kinetic_energy(&self) -> f32 {
-        self.bodies().map(|(_, b)| b.kinetic_energy()).sum()
-    }
-
-    /// Stable 64-bit FNV-1a hash of the state: for each live body in id order,
-    /// the bits of its slot index, position (x, y), rotation (cos, sin), linear
-    /// velocity (x, y) and angular velocity, little-endian.
-    pub fn state_hash(&self) -> u64 {
-        const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-        const PRIME: u64 = 0x0000_0100_0000_01b3;
-        let mut h = OFFSET;
-        let mut eat = |bytes: [u8; 4]| {
-            for byte in bytes {
-                h ^= byte as u64;
-                h = h.wrapping_mul(PRIME);
-            }
-        };
-        for (id, b) in self.bodies() {
-            eat(id.index.to_le_bytes());
-            for x in [
-                b.xf.translation.x,
-                b.xf.translation.y,
-                b.xf.rot.cos,
-                b.xf.rot.sin,
-                b.v.x,
-                b.v.y,
-                b.w,
-            ] {
-                eat(x.to_bits().to_le_bytes());
-            }
-        }
-        h
-    }
-
-    pub(crate) fn wake(&mut self, index: u32) {
-        let island = match self.slots[index as usize].body.as_ref() {
-            Some(b) if !b.awake && b.kind != BodyKind::Static && !b.frozen => b.sleep_island,
-            Some(b) if b.awake => {
-                if let Some(b) = self.slots[index as usize].body.as_mut() {
-                    b.sleep_time = 0.0;
-                }
-                return;
-            }
-            _ => return,
-        };
-        self.wake_islands(&[island]);
-    }
-
-    /// Wakes every sleeping body of the given islands (one pass over the bodies).
-    pub(crate) fn wake_islands(&mut self, islands: &[u32]) {
-        for s in &mut self.slots {
-            if let Some(b) = s.body.as_mut() {
-                if !b.awake
-                    && b.kind != BodyKind::Static
-                    && !b.frozen
-                    && islands.contains(&b.sleep_island)
-                {
-                    b.awake = true;
-                    b.sleep_time = 0.0;
-                }
-            }
-        }
-    }
-
-    fn wake_touching(&mut self, index: u32) {
-        let mut islands = Vec::new();
-        for c in &self.contacts {
-            let other = if c.a == index {
-                c.b
-            } else if c.b == index {
-                c.a
-            } else {
-                continue;
-            };
-            if let Some(b) = self.slots[other as usize].body.as_ref() {
-                if !b.awake && b.kind == BodyKind::Dynamic {
-                    islands.push(b.sleep_island);
-                }
-            }
-        }
-        if !islands.is_empty() {
-            islands.sort_unstable();
-            islands.dedup();
-            self.wake_islands(&islands);
-        }
-    }
-
-    fn wake_all(&mut self) {
-        for s in &mut self.slots {
-            if let Some(b) = s.body.as_mut() {
-                if b.kind != BodyKind::Static && !b.frozen {
-                    b.awake = true;
-                    b.sleep_time = 0.0;
-                }
-            }
-        }
     }
 }

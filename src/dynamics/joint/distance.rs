@@ -36,7 +36,7 @@ fn axis(f: &Frame, qa: &SolverPose, qb: &SolverPose) -> Option<(Vec2, f32, Vec2,
     let (ra, rb) = f.anchors(qa, qb);
     let d = f.separation(qa, qb, ra, rb);
     let length = d.length();
-    if !(length > 1e-6) {
+    if length.is_nan() || length <= 1e-6 {
         return None;
     }
     let u = d / length;

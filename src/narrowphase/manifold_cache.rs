@@ -185,7 +185,7 @@ mod tests {
     use super::*;
     use crate::geometry::gjk::SimplexCache;
     use crate::math::{Iso, Vec2};
-    use crate::narrowphase::manifold::collide_with_features;
+    use crate::narrowphase::dispatch::collide_with_features;
     use crate::shape::Shape;
 
     fn boxes() -> (Shape, Shape) {

@@ -1,0 +1,110 @@
+use super::*;
+
+fn bx(x0: f32, y0: f32, x1: f32, y1: f32) -> Aabb {
+    Aabb::new(Vec2::new(x0, y0), Vec2::new(x1, y1))
+}
+
+fn tight_config() -> SapConfig {
+    SapConfig {
+        margin: 0.0,
+        velocity_stretch: 0.0,
+        ..SapConfig::default()
+    }
+}
+
+#[test]
+fn touching_boxes_pair() {
+    let mut sap = SweepAndPrune::new(tight_config());
+    sap.insert(0, bx(0.0, 0.0, 1.0, 1.0), false);
+    sap.insert(1, bx(1.0, 0.0, 2.0, 1.0), false);
+    sap.insert(2, bx(0.0, 1.0, 1.0, 2.0), false);
+    sap.insert(3, bx(2.5, 2.5, 3.0, 3.0), false);
+    sap.update_pairs();
+    assert_eq!(sap.pairs(), &[(0, 1), (0, 2), (1, 2)]);
+    assert_eq!(sap.added(), sap.pairs());
+}
+
+#[test]
+fn static_pairs_are_never_reported() {
+    let mut sap = SweepAndPrune::new(tight_config());
+    sap.insert(0, bx(0.0, 0.0, 1.0, 1.0), true);
+    sap.insert(1, bx(0.5, 0.0, 2.0, 1.0), true);
+    sap.insert(2, bx(0.5, 0.5, 2.0, 1.0), false);
+    sap.update_pairs();
+    assert_eq!(sap.pairs(), &[(0, 2), (1, 2)]);
+    sap.set_static(1, false);
+    sap.update_pairs();
+    assert_eq!(sap.pairs(), &[(0, 1), (0, 2), (1, 2)]);
+    assert_eq!(sap.added(), &[(0, 1)]);
+}
+
+#[test]
+fn invalid_boxes_park_the_body() {
+    let mut sap = SweepAndPrune::new(SapConfig::default());
+    sap.insert(0, bx(0.0, 0.0, 1.0, 1.0), false);
+    sap.insert(1, bx(0.5, 0.5, 1.5, 1.5), false);
+    sap.update_pairs();
+    assert_eq!(sap.pairs(), &[(0, 1)]);
+    let nan = bx(f32::NAN, 0.0, 1.0, 1.0);
+    assert!(sap.update(1, nan, Vec2::ZERO));
+    assert!(!sap.update(1, nan, Vec2::ZERO));
+    sap.update_pairs();
+    assert!(sap.pairs().is_empty());
+    assert_eq!(sap.fat_aabb(1), None);
+    assert_eq!(sap.len(), 2);
+    sap.insert(2, bx(f32::INFINITY, 0.0, 1.0, 1.0), false);
+    sap.update_pairs();
+    assert!(sap.update(1, bx(0.5, 0.5, 1.5, 1.5), Vec2::ZERO));
+    sap.update_pairs();
+    assert_eq!(sap.pairs(), &[(0, 1)]);
+}
+
+#[test]
+fn insert_replaces_and_remove_reports() {
+    let mut sap = SweepAndPrune::new(tight_config());
+    sap.insert(3, bx(0.0, 0.0, 1.0, 1.0), false);
+    sap.insert(5, bx(0.5, 0.5, 1.5, 1.5), false);
+    sap.update_pairs();
+    sap.insert(5, bx(10.0, 10.0, 11.0, 11.0), false);
+    sap.update_pairs();
+    assert_eq!(sap.len(), 2);
+    assert!(sap.pairs().is_empty());
+    assert_eq!(sap.removed(), &[(3, 5)]);
+    sap.insert(5, bx(0.5, 0.5, 1.5, 1.5), false);
+    sap.update_pairs();
+    sap.remove(3);
+    sap.remove(3);
+    sap.update_pairs();
+    assert_eq!(sap.removed(), &[(3, 5)]);
+    assert_eq!(sap.len(), 1);
+    assert!(!sap.update(3, bx(0.0, 0.0, 1.0, 1.0), Vec2::ZERO));
+}
+
+#[test]
+fn query_is_sorted_and_sees_pending_changes() {
+    let mut sap = SweepAndPrune::new(tight_config());
+    for i in 0..20u32 {
+        let x = (19 - i) as f32;
+        sap.insert(i, bx(x, 0.0, x + 0.5, 0.5), false);
+    }
+    sap.update_pairs();
+    let mut out = Vec::new();
+    sap.query(&bx(2.0, 0.0, 5.0, 1.0), &mut out);
+    assert_eq!(out, vec![14, 15, 16, 17]);
+    sap.update(0, bx(3.0, 0.2, 3.1, 0.3), Vec2::ZERO);
+    sap.query(&bx(2.0, 0.0, 5.0, 1.0), &mut out);
+    assert_eq!(out, vec![0, 14, 15, 16, 17]);
+    sap.query(&bx(f32::NAN, 0.0, 5.0, 1.0), &mut out);
+    assert!(out.is_empty());
+}
+
+#[test]
+fn axis_follows_the_spread() {
+    let mut sap = SweepAndPrune::new(tight_config());
+    for i in 0..50u32 {
+        let y = i as f32 * 2.0;
+        sap.insert(i, bx(0.0, y, 1.0, y + 1.0), false);
+    }
+    sap.update_pairs();
+    assert_eq!(sap.sweep_axis(), SweepAxis::Y);
+}

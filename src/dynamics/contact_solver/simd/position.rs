@@ -1,0 +1,211 @@
+//! The position and restitution passes over the bundles, four lanes at a
+//! time.
+
+use super::*;
+
+/// One NGS position pass; see `super::position_constraint`.
+pub(crate) fn solve_positions(
+    constraints: &ContactBundles,
+    bodies: &[SolverBody],
+    poses: &mut [SolverPose],
+    prm: &SolverParams,
+) {
+    let gs = &constraints.geometry[..];
+    let mut i = 0;
+    while i < gs.len() {
+        let g1 = &gs[i];
+        if let Some(g2) = gs.get(i + 1) {
+            if g1.independent_of_next && g1.scalar.is_none() && g2.scalar.is_none() {
+                // Two independent bundles side by side, as in the velocity
+                // pass.
+                let (qa1, qb1) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
+                let (qa2, qb2) = (PoseW::gather(poses, &g2.a), PoseW::gather(poses, &g2.b));
+                let moved1 = position_planar(g1, qa1, qb1, prm);
+                let moved2 = position_planar(g2, qa2, qb2, prm);
+                scatter_poses(g1, moved1, poses);
+                scatter_poses(g2, moved2, poses);
+                i += 2;
+                continue;
+            }
+        }
+        match g1.scalar {
+            Some(start) => {
+                let start = start as usize;
+                for sg in &constraints.scalar_geometry[start..start + g1.fill as usize] {
+                    position_one(sg, bodies, poses, prm);
+                }
+            }
+            None => {
+                let (qa, qb) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
+                let moved = position_planar(g1, qa, qb, prm);
+                scatter_poses(g1, moved, poses);
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Stores a bundle's corrected poses, if any.
+#[inline(always)]
+pub(super) fn scatter_poses(
+    g: &GeometryBundle,
+    moved: Option<(PoseW, PoseW)>,
+    poses: &mut [SolverPose],
+) {
+    if let Some((qa, qb)) = moved {
+        qa.scatter(poses, &g.a, g.writes.a);
+        qb.scatter(poses, &g.b, g.writes.b);
+    }
+}
+
+/// The position correction of a planar bundle in lanes, from its bodies'
+/// poses `qa`, `qb`: the corrected poses, or `None` when no lane pushes.
+#[inline(always)]
+pub(super) fn position_planar(
+    g: &GeometryBundle,
+    qa: PoseW,
+    qb: PoseW,
+    prm: &SolverParams,
+) -> Option<(PoseW, PoseW)> {
+    match g.faces {
+        FACES_A => position_planar_on::<FACES_A>(g, qa, qb, prm),
+        FACES_B => position_planar_on::<FACES_B>(g, qa, qb, prm),
+        _ => position_planar_on::<FACES_MIXED>(g, qa, qb, prm),
+    }
+}
+
+/// [`position_planar`] for bundles whose faces lie as `FACES` says.
+#[inline(always)]
+pub(super) fn position_planar_on<const FACES: u8>(
+    g: &GeometryBundle,
+    mut qa: PoseW,
+    mut qb: PoseW,
+    prm: &SolverParams,
+) -> Option<(PoseW, PoseW)> {
+    let (s1, n1, ra1, ab1) = planar_geometry::<FACES>(&g.points[0], &qa, &qb);
+    let (s2, n2, ra2, ab2) = planar_geometry::<FACES>(&g.points[1], &qa, &qb);
+    let target = |s: F| {
+        clamp(
+            F::splat(prm.position_correction) * (s + F::splat(prm.linear_slop)),
+            F::splat(-prm.max_correction),
+            F::ZERO,
+        )
+    };
+    let (c1, c2) = (target(s1), target(s2));
+    let active = lt(c1, F::ZERO) | lt(c2, F::ZERO);
+    if !active.any() {
+        return None;
+    }
+    let (ba, bb) = g.masses();
+    let (rb1, rb2) = (ra1 - ab1, ra2 - ab2);
+    // `super::block_correction` in lanes.
+    let (a1, b1) = (cross(ra1, n1), cross(rb1, n1));
+    let (a2, b2) = (cross(ra2, n2), cross(rb2, n2));
+    let im = ba.inv_mass + bb.inv_mass;
+    let k11 = im + ba.inv_inertia * a1 * a1 + bb.inv_inertia * b1 * b1;
+    let k22 = im + ba.inv_inertia * a2 * a2 + bb.inv_inertia * b2 * b2;
+    let k12 = im * n1.dot(n2) + ba.inv_inertia * a1 * a2 + bb.inv_inertia * b1 * b2;
+    let zero = F::ZERO;
+    let singular = le(k11, zero) | le(k22, zero);
+    let (r1, r2) = (-c1, -c2);
+    let det = k11 * k22 - k12 * k12;
+    let both_l1 = (k22 * r1 - k12 * r2) / det;
+    let both_l2 = (k11 * r2 - k12 * r1) / det;
+    let both = gt(det, F::splat(1e-3) * k11 * k22) & ge(both_l1, zero) & ge(both_l2, zero);
+    let la = r1 / k11;
+    let only1 = ge(la, zero) & ge(k12 * la, r2);
+    let lb = r2 / k22;
+    let only2 = ge(lb, zero) & ge(k12 * lb, r1);
+    let deeper1 = le(c1, c2);
+    let mut l1 = select(deeper1, max(la, zero), zero);
+    let mut l2 = select(deeper1, zero, max(lb, zero));
+    l1 = select(only2, zero, l1);
+    l2 = select(only2, lb, l2);
+    l1 = select(only1, la, l1);
+    l2 = select(only1, zero, l2);
+    l1 = select(both, both_l1, l1);
+    l2 = select(both, both_l2, l2);
+    let skip = singular | !active;
+    l1 = select(skip, zero, l1);
+    l2 = select(skip, zero, l2);
+    push_apart(&ba, &bb, &mut qa, &mut qb, n1, ra1, rb1, l1);
+    push_apart(&ba, &bb, &mut qa, &mut qb, n2, ra2, rb2, l2);
+    Some((qa, qb))
+}
+
+/// `super::push_apart` in lanes: lanes with `lambda ≤ 0` keep their poses.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the scalar routine's arguments, spread
+pub(super) fn push_apart(
+    ba: &BodyW,
+    bb: &BodyW,
+    qa: &mut PoseW,
+    qb: &mut PoseW,
+    n: V2,
+    ra: V2,
+    rb: V2,
+    lambda: F,
+) {
+    let push = gt(lambda, F::ZERO);
+    if !push.any() {
+        return;
+    }
+    let impulse = lambda * n;
+    let a = PoseW {
+        dp: qa.dp - ba.inv_mass * impulse,
+        dq: qa.dq.integrate(-ba.inv_inertia * cross(ra, impulse)),
+    };
+    let b = PoseW {
+        dp: qb.dp + bb.inv_mass * impulse,
+        dq: qb.dq.integrate(bb.inv_inertia * cross(rb, impulse)),
+    };
+    if push.all() {
+        (*qa, *qb) = (a, b);
+    } else {
+        *qa = PoseW::select(push, &a, qa);
+        *qb = PoseW::select(push, &b, qb);
+    }
+}
+
+/// Restitution, after the substeps: bounce points whose approach speed
+/// exceeded the threshold and that carried load this step, lane by lane (few
+/// contacts bounce). Only the bundles with restitution need their anchors on
+/// the final poses (with `h = 0` the update reads poses and masses only, so
+/// it may be done bundle by bundle, just before each one's restitution).
+pub(crate) fn apply_restitution(
+    constraints: &mut ContactBundles,
+    bodies: &mut [SolverBody],
+    poses: &[SolverPose],
+    prm: &SolverParams,
+) {
+    let bundles = constraints.velocity.iter_mut().zip(&constraints.geometry);
+    let bundles = bundles.zip(&constraints.info).zip(&constraints.bouncy);
+    let (sv, sg) = (
+        &mut constraints.scalar_velocity[..],
+        &constraints.scalar_geometry[..],
+    );
+    for (((c, g), info), _) in bundles.filter(|(_, &bouncy)| bouncy) {
+        super::velocity::update_bundle(
+            c,
+            g,
+            (&mut *sv, sg),
+            bodies,
+            poses,
+            0.0,
+            prm.max_push_speed,
+        );
+        for l in c.used() {
+            if info[l].restitution == 0.0 {
+                continue;
+            }
+            match c.scalar {
+                Some(start) => restitution_one(&mut sv[start as usize + l], &info[l], bodies, prm),
+                None => {
+                    let mut s = c.lane(l);
+                    restitution_one(&mut s, &info[l], bodies, prm);
+                    c.set_lane(l, &s);
+                }
+            }
+        }
+    }
+}

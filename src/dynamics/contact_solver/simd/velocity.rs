@@ -1,0 +1,321 @@
+//! The velocity passes over the bundles: the anchors' update at each
+//! substep, warm starting and the normal and friction impulses, four lanes at
+//! a time.
+
+use super::*;
+
+/// Recomputes every point's anchors, normal, effective mass and velocity
+/// bias from the current poses, at the start of a substep `h`, with
+/// separating targets capped at `max_push` (m/s); see `super::update_one`.
+pub(crate) fn update_anchors(
+    constraints: &mut ContactBundles,
+    bodies: &[SolverBody],
+    poses: &[SolverPose],
+    h: f32,
+    max_push: f32,
+) {
+    let (sv, sg) = (
+        &mut constraints.scalar_velocity[..],
+        &constraints.scalar_geometry[..],
+    );
+    for (c, g) in constraints.velocity.iter_mut().zip(&constraints.geometry) {
+        update_bundle(c, g, (&mut *sv, sg), bodies, poses, h, max_push);
+    }
+}
+
+/// [`update_anchors`] of one bundle; `h = 0` (before restitution) leaves no
+/// bias.
+#[inline(always)]
+pub(super) fn update_bundle(
+    c: &mut VelocityBundle,
+    g: &GeometryBundle,
+    scalar: (&mut [VelocityConstraint], &[ContactGeometry]),
+    bodies: &[SolverBody],
+    poses: &[SolverPose],
+    h: f32,
+    max_push: f32,
+) {
+    let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
+    match c.scalar {
+        Some(start) => {
+            let range = start as usize..start as usize + c.fill as usize;
+            for (s, sg) in scalar.0[range.clone()].iter_mut().zip(&scalar.1[range]) {
+                update_one(s, sg, bodies, poses, h, inv_h, max_push);
+            }
+        }
+        None => update_planar(c, g, bodies, poses, h, inv_h, max_push),
+    }
+}
+
+/// [`update_anchors`] of a planar bundle in lanes.
+#[inline(always)]
+pub(super) fn update_planar(
+    c: &mut VelocityBundle,
+    g: &GeometryBundle,
+    bodies: &[SolverBody],
+    poses: &[SolverPose],
+    h: f32,
+    inv_h: f32,
+    max_push: f32,
+) {
+    match g.faces {
+        FACES_A => update_planar_on::<FACES_A>(c, g, bodies, poses, h, inv_h, max_push),
+        FACES_B => update_planar_on::<FACES_B>(c, g, bodies, poses, h, inv_h, max_push),
+        _ => update_planar_on::<FACES_MIXED>(c, g, bodies, poses, h, inv_h, max_push),
+    }
+}
+
+/// [`update_planar`] for bundles whose faces lie as `FACES` says.
+#[inline(always)]
+pub(super) fn update_planar_on<const FACES: u8>(
+    c: &mut VelocityBundle,
+    g: &GeometryBundle,
+    bodies: &[SolverBody],
+    poses: &[SolverPose],
+    h: f32,
+    inv_h: f32,
+    max_push: f32,
+) {
+    let (ba, bb) = (
+        BodyW::gather_velocities(bodies, &g.a, g.inv_mass_a, g.inv_inertia_a),
+        BodyW::gather_velocities(bodies, &g.b, g.inv_mass_b, g.inv_inertia_b),
+    );
+    let (qa, qb) = (PoseW::gather(poses, &g.a), PoseW::gather(poses, &g.b));
+    // Turning pairs get the second-order term of the predicted separation.
+    let curved = if h > 0.0 {
+        gt(ba.w.abs() + bb.w.abs(), F::splat(TURNING_SPIN))
+    } else {
+        F::ZERO
+    };
+    let predicted = curved.any().then(|| {
+        (
+            qa.integrate(&ba, F::splat(h)),
+            qb.integrate(&bb, F::splat(h)),
+        )
+    });
+    let inv_h = F::splat(inv_h);
+    let max_push = F::splat(max_push);
+    let im = ba.inv_mass + bb.inv_mass;
+    let anchors = |p: &mut PointW, f: &FeatureW| {
+        let (s, n, ra, ab) = planar_geometry::<FACES>(f, &qa, &qb);
+        let rb = ra - ab;
+        let mut curve = F::ZERO;
+        if let Some((qa1, qb1)) = &predicted {
+            let (s1, ..) = planar_geometry::<FACES>(f, qa1, qb1);
+            let dv = relative_velocity(&ba, &bb, ra, rb);
+            curve = select(curved, s1 - s - F::splat(h) * dv.dot(n), F::ZERO);
+        }
+        let (rna, rnb) = (cross(ra, n), cross(rb, n));
+        let k = im + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
+        p.mass = inv_or_zero(k);
+        p.bias = max((max(s, F::ZERO) + curve) * inv_h, -max_push);
+        p.normal = n;
+        let t = tangent(n);
+        (p.arm_na, p.arm_nb) = (rna, rnb);
+        (p.arm_ta, p.arm_tb) = (cross(ra, t), cross(rb, t));
+        (rna, rnb, n)
+    };
+    let [p1, p2] = &mut c.points;
+    let (a1, b1, n1) = anchors(p1, &g.points[0]);
+    let (a2, b2, n2) = anchors(p2, &g.points[1]);
+    // `super::block_matrix` in lanes.
+    let k11 = im + ba.inv_inertia * a1 * a1 + bb.inv_inertia * b1 * b1;
+    let k22 = im + ba.inv_inertia * a2 * a2 + bb.inv_inertia * b2 * b2;
+    let k12 = im * n1.dot(n2) + ba.inv_inertia * a1 * a2 + bb.inv_inertia * b1 * b2;
+    let det = k11 * k22 - k12 * k12;
+    let condition = F::splat(super::super::MAX_CONDITION) * det;
+    let ok = gt(k11, F::ZERO) & gt(k22, F::ZERO) & lt(k11 * k11, condition);
+    (c.k11, c.k12, c.k22, c.inv_det) = (k11, k12, k22, F::ONE / det);
+    c.block_ok = ok.to_bitmask() as u8;
+    let used = (1u8 << c.fill) - 1;
+    c.all_block = c.block_ok & used == used;
+}
+
+/// Applies the accumulated impulses (start of each substep).
+pub(crate) fn warm_start(constraints: &ContactBundles, bodies: &mut [SolverBody]) {
+    for c in &constraints.velocity {
+        match c.scalar {
+            Some(start) => {
+                let start = start as usize;
+                for s in &constraints.scalar_velocity[start..start + c.fill as usize] {
+                    warm_one(s, bodies);
+                }
+            }
+            None => warm_start_bundle(c, bodies),
+        }
+    }
+}
+
+/// The warm start of one bundle in lanes.
+#[inline(always)]
+pub(super) fn warm_start_bundle(c: &VelocityBundle, bodies: &mut [SolverBody]) {
+    let (mut ba, mut bb) = c.gather(bodies);
+    for p in &c.points {
+        let (n, t) = (p.normal, tangent(p.normal));
+        let impulse = p.normal_impulse * n + p.tangent_impulse * t;
+        ba.v = ba.v - ba.inv_mass * impulse;
+        ba.w -= ba.inv_inertia * (p.normal_impulse * p.arm_na + p.tangent_impulse * p.arm_ta);
+        bb.v = bb.v + bb.inv_mass * impulse;
+        bb.w += bb.inv_inertia * (p.normal_impulse * p.arm_nb + p.tangent_impulse * p.arm_tb);
+    }
+    c.scatter(&ba, &bb, bodies);
+}
+
+/// One velocity pass over all contacts; see `super::solve_one`. Two
+/// independent bundles in a row are solved side by side, which lets the CPU
+/// overlap their dependency chains; each body still sees the same
+/// operations in the same order.
+pub(crate) fn solve_velocities(constraints: &mut ContactBundles, bodies: &mut [SolverBody]) {
+    let cs = &mut constraints.velocity[..];
+    let mut i = 0;
+    while i < cs.len() {
+        if let [c1, c2, ..] = &mut cs[i..] {
+            if c1.independent_of_next && c1.in_lanes() && c2.in_lanes() {
+                solve_pair(c1, c2, bodies);
+                i += 2;
+                continue;
+            }
+        }
+        let c = &mut cs[i];
+        if let Some(start) = c.scalar {
+            let start = start as usize;
+            for s in &mut constraints.scalar_velocity[start..start + c.fill as usize] {
+                solve_one(s, bodies);
+            }
+        } else if c.in_lanes() {
+            solve_bundle(c, bodies);
+        } else {
+            for l in c.used() {
+                let mut s = c.lane(l);
+                solve_one(&mut s, bodies);
+                c.set_lane(l, &s);
+            }
+        }
+        i += 1;
+    }
+}
+
+impl VelocityBundle {
+    /// Whether the velocity pass solves this bundle in lanes: every lane a
+    /// planar two-point manifold, block-solved this substep.
+    #[inline(always)]
+    pub(super) fn in_lanes(&self) -> bool {
+        self.scalar.is_none() && self.all_block
+    }
+}
+
+/// The velocity pass of one bundle in lanes: friction at both points, then
+/// the normal block.
+#[inline(always)]
+pub(super) fn solve_bundle(c: &mut VelocityBundle, bodies: &mut [SolverBody]) {
+    let (mut ba, mut bb) = c.gather(bodies);
+    let friction = c.friction;
+    let [p1, p2] = &mut c.points;
+    solve_friction(friction, p1, &mut ba, &mut bb);
+    solve_friction(friction, p2, &mut ba, &mut bb);
+    solve_normal_block(c, &mut ba, &mut bb);
+    c.scatter(&ba, &bb, bodies);
+}
+
+/// [`solve_bundle`] on two independent bundles, interleaved step by step.
+#[inline(always)]
+pub(super) fn solve_pair(
+    c1: &mut VelocityBundle,
+    c2: &mut VelocityBundle,
+    bodies: &mut [SolverBody],
+) {
+    let (mut a1, mut b1) = c1.gather(bodies);
+    let (mut a2, mut b2) = c2.gather(bodies);
+    let (f1, f2) = (c1.friction, c2.friction);
+    {
+        let ([p11, p12], [p21, p22]) = (&mut c1.points, &mut c2.points);
+        solve_friction(f1, p11, &mut a1, &mut b1);
+        solve_friction(f2, p21, &mut a2, &mut b2);
+        solve_friction(f1, p12, &mut a1, &mut b1);
+        solve_friction(f2, p22, &mut a2, &mut b2);
+    }
+    solve_normal_block(c1, &mut a1, &mut b1);
+    solve_normal_block(c2, &mut a2, &mut b2);
+    c1.scatter(&a1, &b1, bodies);
+    c2.scatter(&a2, &b2, bodies);
+}
+
+/// `super::tangent` in lanes.
+#[inline(always)]
+pub(super) fn tangent(n: V2) -> V2 {
+    V2::new(n.y, -n.x)
+}
+
+/// `super::speed` in lanes.
+#[inline(always)]
+pub(super) fn speed(ba: &BodyW, bb: &BodyW, dir: V2, arm_a: F, arm_b: F) -> F {
+    (bb.v - ba.v).dot(dir) + (bb.w * arm_b - ba.w * arm_a)
+}
+
+/// `super::apply` in lanes.
+#[inline(always)]
+pub(super) fn apply(ba: &mut BodyW, bb: &mut BodyW, dir: V2, arm_a: F, arm_b: F, lambda: F) {
+    let impulse = lambda * dir;
+    ba.v = ba.v - ba.inv_mass * impulse;
+    ba.w -= ba.inv_inertia * (lambda * arm_a);
+    bb.v = bb.v + bb.inv_mass * impulse;
+    bb.w += bb.inv_inertia * (lambda * arm_b);
+}
+
+/// Relative velocity at a point, as in the scalar anchor update.
+#[inline(always)]
+pub(super) fn relative_velocity(ba: &BodyW, bb: &BodyW, ra: V2, rb: V2) -> V2 {
+    bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra)
+}
+
+/// `super::solve_friction` in lanes.
+#[inline(always)]
+pub(super) fn solve_friction(friction: F, p: &mut PointW, ba: &mut BodyW, bb: &mut BodyW) {
+    let t = tangent(p.normal);
+    let vt = speed(ba, bb, t, p.arm_ta, p.arm_tb);
+    let max_f = friction * p.normal_impulse;
+    let new = clamp(p.tangent_impulse - p.tangent_mass * vt, -max_f, max_f);
+    let delta = new - p.tangent_impulse;
+    p.tangent_impulse = new;
+    apply(ba, bb, t, p.arm_ta, p.arm_tb, delta);
+}
+
+/// `super::solve_normal_block` in lanes: the four cases of the 2×2 LCP are
+/// all computed and the first that holds is selected, in the scalar order.
+#[inline(always)]
+pub(super) fn solve_normal_block(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
+    let [p1, p2] = &mut c.points;
+    let vn1 = speed(ba, bb, p1.normal, p1.arm_na, p1.arm_nb) + p1.bias;
+    let vn2 = speed(ba, bb, p2.normal, p2.arm_na, p2.arm_nb) + p2.bias;
+    let (k11, k12, k22) = (c.k11, c.k12, c.k22);
+    let (ax, ay) = (p1.normal_impulse, p2.normal_impulse);
+    let bx = vn1 - (k11 * ax + k12 * ay);
+    let by = vn2 - (k12 * ax + k22 * ay);
+    let zero = F::ZERO;
+    // Both points active.
+    let both_x = -(k22 * bx - k12 * by) * c.inv_det;
+    let both_y = -(k11 * by - k12 * bx) * c.inv_det;
+    let both = ge(both_x, zero) & ge(both_y, zero);
+    // Only point 1, only point 2, neither.
+    let x1 = -bx * p1.mass;
+    let only1 = ge(x1, zero) & ge(k12 * x1 + by, zero);
+    let x2 = -by * p2.mass;
+    let only2 = ge(x2, zero) & ge(k12 * x2 + bx, zero);
+    let none = ge(bx, zero) & ge(by, zero);
+    // No case fits (rounding): keep the impulses.
+    let mut x = select(none, zero, ax);
+    let mut y = select(none, zero, ay);
+    x = select(only2, zero, x);
+    y = select(only2, x2, y);
+    x = select(only1, x1, x);
+    y = select(only1, zero, y);
+    x = select(both, both_x, x);
+    y = select(both, both_y, y);
+    let (dx, dy) = (x - ax, y - ay);
+    p1.normal_impulse = x;
+    p2.normal_impulse = y;
+    p1.max_normal_impulse = max(p1.max_normal_impulse, x);
+    p2.max_normal_impulse = max(p2.max_normal_impulse, y);
+    apply(ba, bb, p1.normal, p1.arm_na, p1.arm_nb, dx);
+    apply(ba, bb, p2.normal, p2.arm_na, p2.arm_nb, dy);
+}
