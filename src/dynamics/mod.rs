@@ -16,5 +16,5 @@ pub(crate) mod solver_body;
 pub use body::{Body, BodyDef, BodyKind};
 pub use drag::DragJoint;
 pub use filter::Filter;
-pub use id::BodyId;
+pub use id::{BodyId, JointId};
 pub use material::Material;

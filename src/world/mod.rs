@@ -1,6 +1,8 @@
 //! The world: bodies, settings, the step pipeline.
 
+mod joints;
 mod settings;
+mod solve;
 mod step;
 mod timer;
 #[allow(clippy::module_inception)]

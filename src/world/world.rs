@@ -3,11 +3,12 @@
 use super::settings::WorldSettings;
 use crate::broadphase::{SapConfig, SweepAndPrune};
 use crate::dynamics::contact_solver::{ContactBundles, ContactConstraints};
+use crate::dynamics::joint::{Joint, JointConstraint, JointForest};
 use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
-use crate::dynamics::BodyId;
 use crate::dynamics::{Body, BodyDef, BodyKind, DragJoint};
+use crate::dynamics::{BodyId, JointId};
 use crate::geometry::gjk::SimplexCache;
 use crate::math::Aabb;
 use crate::math::{is_finite_vec, Iso, Vec2};
@@ -56,6 +57,18 @@ pub enum WorldEvent {
         /// What was wrong.
         reason: String,
     },
+    /// A joint's reaction passed its break force or torque: it was removed
+    /// at the end of the step.
+    JointBroken {
+        /// The joint (no longer valid).
+        joint: JointId,
+        /// Step index at which it broke.
+        step: u64,
+        /// Its reaction force on body B in that step (N).
+        force: Vec2,
+        /// Its reaction torque on body B in that step (N·m).
+        torque: f32,
+    },
 }
 
 /// Wall-clock time of each stage of the last step (ms). For display only:
@@ -74,6 +87,13 @@ pub struct StepTimings {
     pub sleep: f64,
     /// The whole step.
     pub total: f64,
+}
+
+/// A joint slot: the joint, or a free slot, and its generation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct JointSlot {
+    pub generation: u32,
+    pub joint: Option<Joint>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -132,6 +152,13 @@ pub(crate) struct Scratch {
     pub islands: UnionFind,
     pub island_rest: Vec<f32>,
     pub pick: Vec<u32>,
+    /// The body pairs (lower slot first, sorted) that a joint keeps from
+    /// colliding, rebuilt when a joint comes or goes.
+    pub joined_pairs: Vec<(u32, u32)>,
+    pub joined_pairs_valid: bool,
+    /// This step's joint constraints.
+    pub joint_constraints: Vec<JointConstraint>,
+    pub joint_forest: JointForest,
 }
 
 /// The physics world. Add bodies with [`World::add_body`], advance with
@@ -157,6 +184,10 @@ pub struct World {
     pub(crate) broadphase: SweepAndPrune,
     pub(crate) contacts: Vec<Contact>,
     pub(crate) drag: Option<DragJoint>,
+    #[serde(default)]
+    pub(crate) joints: Vec<JointSlot>,
+    #[serde(default)]
+    pub(crate) joint_free: Vec<u32>,
     pub(crate) step_index: u64,
     pub(crate) next_island: u32,
     #[serde(skip)]
@@ -272,6 +303,8 @@ impl World {
             free: Vec::new(),
             contacts: Vec::new(),
             drag: None,
+            joints: Vec::new(),
+            joint_free: Vec::new(),
             step_index: 0,
             next_island: 0,
             events: Vec::new(),
@@ -333,6 +366,7 @@ impl World {
         }
         let index = id.index;
         self.wake_touching(index);
+        self.remove_joints_of(index);
         self.broadphase.remove(index);
         self.contacts.retain(|c| c.a != index && c.b != index);
         self.scratch.contacts_in_sync = false;

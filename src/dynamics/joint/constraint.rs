@@ -5,7 +5,7 @@
 
 use super::def::{JointKind, Revolute};
 use super::distance::DistanceConstraint;
-use super::frame::{Frame, JointImpulses};
+use super::frame::{relative_velocity, Frame, JointImpulses};
 use super::motor::MotorConstraint;
 use super::mouse::MouseConstraint;
 use super::prismatic::PrismaticConstraint;
@@ -45,6 +45,8 @@ pub(crate) struct JointConstraint {
     pub joint: u32,
     frame: Frame,
     pub impulses: JointImpulses,
+    /// The impulses of the step's finished substeps, summed.
+    sum: JointImpulses,
     kind: Prepared,
 }
 
@@ -111,6 +113,7 @@ impl JointConstraint {
             joint: index,
             frame,
             impulses: joint.impulses,
+            sum: JointImpulses::default(),
             kind,
         }
     }
@@ -177,12 +180,17 @@ impl JointConstraint {
         }
     }
 
-    /// The reaction on B over the last substep: force (N) and torque (N·m),
-    /// at the final poses.
+    /// Adds the finished substep's impulses to the step's total.
+    pub fn end_substep(&mut self) {
+        self.sum.add(&self.impulses);
+    }
+
+    /// The reaction on B over the step (`inv_h`: one over the step's
+    /// duration): the mean force (N) and torque (N·m), at the final poses.
     pub fn reaction(&self, poses: &[SolverPose], inv_h: f32) -> (Vec2, f32) {
         let f = &self.frame;
         let (qa, qb) = (&poses[f.a as usize], &poses[f.b as usize]);
-        let imp = &self.impulses;
+        let imp = &self.sum;
         match &self.kind {
             Prepared::Revolute(c) => c.reaction(imp, inv_h),
             Prepared::Prismatic(c) => c.reaction(imp, qa, inv_h),
@@ -191,6 +199,120 @@ impl JointConstraint {
             Prepared::Wheel(c) => c.reaction(imp, qa, inv_h),
             Prepared::Motor(c) => c.reaction(imp, inv_h),
             Prepared::Mouse(c) => c.reaction(imp, inv_h),
+        }
+    }
+}
+
+impl JointConstraint {
+    /// The solver slots of A and B.
+    pub fn bodies(&self) -> (u32, u32) {
+        (self.frame.a, self.frame.b)
+    }
+
+    /// Which rigid rows the forest solves: (the point, the angle).
+    pub fn rigid_rows(&self) -> (bool, bool) {
+        match &self.kind {
+            Prepared::Revolute(_) => (true, false),
+            Prepared::Weld(w) => w.rigid_rows(),
+            _ => (false, false),
+        }
+    }
+
+    /// The anchors at the current poses, relative to the centres of mass.
+    pub fn current_anchors(&self, poses: &[SolverPose]) -> (Vec2, Vec2) {
+        let f = &self.frame;
+        f.anchors(&poses[f.a as usize], &poses[f.b as usize])
+    }
+
+    /// The rigid rows' velocity error `J·v` (unused rows zero).
+    pub fn rigid_velocity_error(&self, bodies: &[SolverBody], poses: &[SolverPose]) -> [f64; 3] {
+        let f = &self.frame;
+        let (ba, bb) = (&bodies[f.a as usize], &bodies[f.b as usize]);
+        let (ra, rb) = self.current_anchors(poses);
+        let rows = self.rigid_rows();
+        let mut e = [0.0; 3];
+        if rows.0 {
+            let v = relative_velocity(ba, bb, ra, rb);
+            e[0] = v.x as f64;
+            e[1] = v.y as f64;
+        }
+        if rows.1 {
+            e[2] = (bb.w - ba.w) as f64;
+        }
+        e
+    }
+
+    /// The rigid rows' position error (the anchors' separation capped at
+    /// `max_linear`, the angle at `max_angular`; unused rows zero).
+    pub fn rigid_position_error(
+        &self,
+        poses: &[SolverPose],
+        max_linear: f32,
+        max_angular: f32,
+    ) -> [f64; 3] {
+        let f = &self.frame;
+        let (qa, qb) = (&poses[f.a as usize], &poses[f.b as usize]);
+        let rows = self.rigid_rows();
+        let mut e = [0.0; 3];
+        if rows.0 {
+            let (ra, rb) = f.anchors(qa, qb);
+            let mut c = f.separation(qa, qb, ra, rb);
+            let len = c.length();
+            if len > max_linear {
+                c *= max_linear / len;
+            }
+            e[0] = c.x as f64;
+            e[1] = c.y as f64;
+        }
+        if rows.1 {
+            e[2] = f.angle(qa, qb).clamp(-max_angular, max_angular) as f64;
+        }
+        e
+    }
+
+    /// Applies the forest's impulses on the rigid rows and adds them to the
+    /// joint's accumulated impulses.
+    pub fn apply_rigid(&mut self, bodies: &mut [SolverBody], poses: &[SolverPose], x: [f64; 3]) {
+        let f = self.frame;
+        let (mut ba, mut bb) = (bodies[f.a as usize], bodies[f.b as usize]);
+        let (ra, rb) = self.current_anchors(poses);
+        let rows = self.rigid_rows();
+        if rows.0 {
+            let p = Vec2::new(x[0] as f32, x[1] as f32);
+            self.impulses.linear += p;
+            f.apply_linear(&mut ba, &mut bb, ra, rb, p);
+        }
+        if rows.1 {
+            let l = x[2] as f32;
+            self.impulses.angular += l;
+            f.apply_angular(&mut ba, &mut bb, l);
+        }
+        write_back(bodies, &f, ba, bb);
+    }
+
+    /// Moves the poses by the forest's pseudo-impulses on the rigid rows.
+    pub fn push_rigid(&self, poses: &mut [SolverPose], x: [f64; 3]) {
+        let f = &self.frame;
+        let (mut qa, mut qb) = (poses[f.a as usize], poses[f.b as usize]);
+        let (ra, rb) = f.anchors(&qa, &qb);
+        let rows = self.rigid_rows();
+        if rows.0 {
+            f.push_linear(
+                &mut qa,
+                &mut qb,
+                ra,
+                rb,
+                Vec2::new(x[0] as f32, x[1] as f32),
+            );
+        }
+        if rows.1 {
+            f.push_angular(&mut qa, &mut qb, x[2] as f32);
+        }
+        if f.ma > 0.0 || f.ia > 0.0 {
+            poses[f.a as usize] = qa;
+        }
+        if f.mb > 0.0 || f.ib > 0.0 {
+            poses[f.b as usize] = qb;
         }
     }
 }

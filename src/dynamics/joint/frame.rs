@@ -72,6 +72,18 @@ pub struct JointImpulses {
     pub upper: f32,
 }
 
+impl JointImpulses {
+    /// Adds `o` field by field.
+    pub(crate) fn add(&mut self, o: &JointImpulses) {
+        self.linear += o.linear;
+        self.angular += o.angular;
+        self.spring += o.spring;
+        self.motor += o.motor;
+        self.lower += o.lower;
+        self.upper += o.upper;
+    }
+}
+
 /// The bodies and anchors of one joint during a step.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Frame {

@@ -38,6 +38,7 @@ mod axis;
 mod constraint;
 mod def;
 mod distance;
+mod forest;
 mod frame;
 mod motor;
 mod mouse;
@@ -52,6 +53,7 @@ pub use def::{
     Distance, JointDef, JointKind, Limits, Motor, MotorJoint, Mouse, Prismatic, Revolute, Spring,
     Weld, Wheel,
 };
+pub(crate) use forest::JointForest;
 pub use frame::JointImpulses;
 pub use validate::JointError;
 

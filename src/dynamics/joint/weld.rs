@@ -34,6 +34,11 @@ impl WeldConstraint {
         }
     }
 
+    /// Which parts are rigid: (the point, the angle).
+    pub fn rigid_rows(&self) -> (bool, bool) {
+        (self.linear.is_none(), self.angular.is_none())
+    }
+
     pub fn warm_start(
         &self,
         f: &Frame,

@@ -1,0 +1,474 @@
+//! The rigid rows of the joints (a hinge's point, a rigid weld's point and
+//! angle), solved exactly on a spanning forest of the joint graph.
+//!
+//! Gauss–Seidel passes one joint at a time converge slowly along a chain
+//! that carries a heavy load: each pass moves the error one link, and a mass
+//! ratio of a few hundred needs thousands of passes. Here the joints of each
+//! tree are solved together, in time linear in their number, by D. Baraff's
+//! block LDLᵀ factorisation of
+//!
+//! ```text
+//! ⎡  M   −Jᵀ ⎤ ⎡ Δv ⎤   ⎡  0  ⎤
+//! ⎣ −J    0  ⎦ ⎣ λ  ⎦ = ⎣ J·v ⎦
+//! ```
+//!
+//! whose graph (bodies and joints as nodes, an edge where a joint holds a
+//! body) is a tree once static bodies and the world frame, which do not
+//! respond, are left out ("Linear-Time Dynamics using Lagrange Multipliers",
+//! SIGGRAPH 1996). Eliminating each tree from its leaves in a fixed order
+//! gives the impulses that zero the rows' velocity error at once; the same
+//! factorisation of the rows' position error gives the pseudo-impulses that
+//! remove it (a Newton step of the position pass). A joint that would close
+//! a loop between moving bodies stays with the one-at-a-time passes. Every
+//! block is 3×3 (a joint's unused rows are decoupled), in f64.
+
+use super::constraint::JointConstraint;
+use crate::dynamics::solver_body::{SolverBody, SolverPose};
+use crate::math::Vec2;
+
+type M3 = [[f64; 3]; 3];
+
+const ZERO3: M3 = [[0.0; 3]; 3];
+
+/// A node of the elimination order: a body (solver slot) or a joint (index
+/// into the step's joint constraints).
+#[derive(Clone, Copy, Debug)]
+enum Node {
+    Body(u32),
+    Joint(u32),
+}
+
+/// One elimination step.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    node: Node,
+    /// Index of the parent entry, or `u32::MAX` for a root.
+    parent: u32,
+}
+
+/// The forest of one step, and its factorisation's storage.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct JointForest {
+    /// Leaves first: every entry comes before its parent.
+    order: Vec<Entry>,
+    /// Per entry: `D⁻¹`, the off-diagonal block to the parent `H(i, p)`,
+    /// `L = D⁻¹·H(i, p)`, the right-hand side and the solution.
+    d_inv: Vec<M3>,
+    h_up: Vec<M3>,
+    l_up: Vec<M3>,
+    x: Vec<[f64; 3]>,
+    /// Scratch for building the order.
+    parent_of_body: Vec<u32>,
+    stack: Vec<(Node, u32)>,
+    seen_joint: Vec<bool>,
+    adjacency: Vec<u32>,
+    adjacency_start: Vec<u32>,
+    fill: Vec<u32>,
+    body_seen: Vec<bool>,
+    joint_done: Vec<bool>,
+    pre: Vec<Entry>,
+    d: Vec<M3>,
+}
+
+fn mul(a: &M3, b: &M3) -> M3 {
+    let mut c = ZERO3;
+    for i in 0..3 {
+        for j in 0..3 {
+            c[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+        }
+    }
+    c
+}
+
+fn transpose(a: &M3) -> M3 {
+    let mut t = ZERO3;
+    for i in 0..3 {
+        for j in 0..3 {
+            t[i][j] = a[j][i];
+        }
+    }
+    t
+}
+
+fn mul_vec(a: &M3, x: &[f64; 3]) -> [f64; 3] {
+    [
+        a[0][0] * x[0] + a[0][1] * x[1] + a[0][2] * x[2],
+        a[1][0] * x[0] + a[1][1] * x[1] + a[1][2] * x[2],
+        a[2][0] * x[0] + a[2][1] * x[1] + a[2][2] * x[2],
+    ]
+}
+
+fn mul_t_vec(a: &M3, x: &[f64; 3]) -> [f64; 3] {
+    [
+        a[0][0] * x[0] + a[1][0] * x[1] + a[2][0] * x[2],
+        a[0][1] * x[0] + a[1][1] * x[1] + a[2][1] * x[2],
+        a[0][2] * x[0] + a[1][2] * x[1] + a[2][2] * x[2],
+    ]
+}
+
+/// The inverse by cofactors; `None` when singular.
+fn inverse(a: &M3) -> Option<M3> {
+    let c00 = a[1][1] * a[2][2] - a[1][2] * a[2][1];
+    let c01 = a[1][2] * a[2][0] - a[1][0] * a[2][2];
+    let c02 = a[1][0] * a[2][1] - a[1][1] * a[2][0];
+    let det = a[0][0] * c00 + a[0][1] * c01 + a[0][2] * c02;
+    let scale = a.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()));
+    let tiny = 1e-12 * scale * scale * scale;
+    if det.is_nan() || det.abs() <= tiny {
+        return None;
+    }
+    let inv = 1.0 / det;
+    Some([
+        [
+            c00 * inv,
+            (a[0][2] * a[2][1] - a[0][1] * a[2][2]) * inv,
+            (a[0][1] * a[1][2] - a[0][2] * a[1][1]) * inv,
+        ],
+        [
+            c01 * inv,
+            (a[0][0] * a[2][2] - a[0][2] * a[2][0]) * inv,
+            (a[0][2] * a[1][0] - a[0][0] * a[1][2]) * inv,
+        ],
+        [
+            c02 * inv,
+            (a[0][1] * a[2][0] - a[0][0] * a[2][1]) * inv,
+            (a[0][0] * a[1][1] - a[0][1] * a[1][0]) * inv,
+        ],
+    ])
+}
+
+/// `J` of a joint's rigid rows for one body with anchor `r` (rows: the
+/// point's x and y, then the angle; unused rows zero), negated for body A.
+fn jacobian(r: Vec2, rows: (bool, bool), sign: f64) -> M3 {
+    let (rx, ry) = (r.x as f64, r.y as f64);
+    let mut j = ZERO3;
+    if rows.0 {
+        j[0] = [sign, 0.0, -sign * ry];
+        j[1] = [0.0, sign, sign * rx];
+    }
+    if rows.1 {
+        j[2] = [0.0, 0.0, sign];
+    }
+    j
+}
+
+/// Whether a solver body is a node: it responds to impulses in every
+/// direction. Static, kinematic and sleeping bodies (and the world frame)
+/// are ground.
+fn moves(b: &SolverBody) -> bool {
+    b.inv_mass > 0.0 && b.inv_inertia > 0.0
+}
+
+impl JointForest {
+    /// Chooses the forest for this step's joints: each joint with rigid
+    /// rows between bodies that are not yet connected joins it, in joint
+    /// order; the rest close loops and are left out.
+    pub fn build(&mut self, joints: &[JointConstraint], bodies: &[SolverBody]) {
+        self.order.clear();
+        let n = bodies.len();
+        // Union–find over bodies, to skip joints that close loops.
+        self.parent_of_body.clear();
+        self.parent_of_body.extend(0..n as u32);
+        fn find(p: &mut [u32], mut i: u32) -> u32 {
+            while p[i as usize] != i {
+                p[i as usize] = p[p[i as usize] as usize];
+                i = p[i as usize];
+            }
+            i
+        }
+        self.seen_joint.clear();
+        self.seen_joint.resize(joints.len(), false);
+        let mut any = false;
+        for (k, j) in joints.iter().enumerate() {
+            let rows = j.rigid_rows();
+            if !(rows.0 || rows.1) {
+                continue;
+            }
+            let (a, b) = j.bodies();
+            let (ma, mb) = (moves(&bodies[a as usize]), moves(&bodies[b as usize]));
+            if !(ma || mb) {
+                continue;
+            }
+            if ma && mb {
+                let (ra, rb) = (
+                    find(&mut self.parent_of_body, a),
+                    find(&mut self.parent_of_body, b),
+                );
+                if ra == rb {
+                    continue;
+                }
+                self.parent_of_body[ra as usize] = rb;
+            }
+            self.seen_joint[k] = true;
+            any = true;
+        }
+        if !any {
+            return;
+        }
+        // Body → forest joints adjacency (CSR), in joint order.
+        self.adjacency_start.clear();
+        self.adjacency_start.resize(n + 1, 0);
+        for (k, j) in joints.iter().enumerate() {
+            if !self.seen_joint[k] {
+                continue;
+            }
+            let (a, b) = j.bodies();
+            for s in [a, b] {
+                if moves(&bodies[s as usize]) {
+                    self.adjacency_start[s as usize + 1] += 1;
+                }
+            }
+        }
+        for i in 0..n {
+            self.adjacency_start[i + 1] += self.adjacency_start[i];
+        }
+        self.adjacency.clear();
+        self.adjacency
+            .resize(self.adjacency_start[n] as usize, u32::MAX);
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.adjacency_start[..n]);
+        let fill = &mut self.fill;
+        for (k, j) in joints.iter().enumerate() {
+            if !self.seen_joint[k] {
+                continue;
+            }
+            let (a, b) = j.bodies();
+            for s in [a, b] {
+                if moves(&bodies[s as usize]) {
+                    self.adjacency[fill[s as usize] as usize] = k as u32;
+                    fill[s as usize] += 1;
+                }
+            }
+        }
+        // Depth-first from each unvisited forest joint, recording nodes in
+        // pre-order with their parents; reversed, every child precedes its
+        // parent.
+        self.body_seen.clear();
+        self.body_seen.resize(n, false);
+        self.joint_done.clear();
+        self.joint_done.resize(joints.len(), false);
+        self.pre.clear();
+        let (body_seen, joint_done, pre) =
+            (&mut self.body_seen, &mut self.joint_done, &mut self.pre);
+        for k in 0..joints.len() {
+            if !self.seen_joint[k] || joint_done[k] {
+                continue;
+            }
+            self.stack.clear();
+            self.stack.push((Node::Joint(k as u32), u32::MAX));
+            joint_done[k] = true;
+            while let Some((node, parent)) = self.stack.pop() {
+                let me = pre.len() as u32;
+                pre.push(Entry { node, parent });
+                match node {
+                    Node::Joint(j) => {
+                        let (a, b) = joints[j as usize].bodies();
+                        for s in [a, b] {
+                            if moves(&bodies[s as usize]) && !body_seen[s as usize] {
+                                body_seen[s as usize] = true;
+                                self.stack.push((Node::Body(s), me));
+                            }
+                        }
+                    }
+                    Node::Body(s) => {
+                        let (lo, hi) = (
+                            self.adjacency_start[s as usize] as usize,
+                            self.adjacency_start[s as usize + 1] as usize,
+                        );
+                        for &j in &self.adjacency[lo..hi] {
+                            if !joint_done[j as usize] {
+                                joint_done[j as usize] = true;
+                                self.stack.push((Node::Joint(j), me));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Reverse: entry i of `order` is entry `len − 1 − i` of `pre`.
+        let len = pre.len() as u32;
+        self.order.extend(pre.iter().rev().map(|e| Entry {
+            node: e.node,
+            parent: if e.parent == u32::MAX {
+                u32::MAX
+            } else {
+                len - 1 - e.parent
+            },
+        }));
+    }
+
+    /// Factorises `H` at the current poses; `false` (nothing solved) when a
+    /// pivot is singular, e.g. two hinges on the same point of one body.
+    fn factor(
+        &mut self,
+        joints: &[JointConstraint],
+        bodies: &[SolverBody],
+        poses: &[SolverPose],
+    ) -> bool {
+        let m = self.order.len();
+        self.d_inv.clear();
+        self.d_inv.resize(m, ZERO3);
+        self.h_up.clear();
+        self.h_up.resize(m, ZERO3);
+        self.l_up.clear();
+        self.l_up.resize(m, ZERO3);
+        // H(i, parent) for each entry: −J of the joint on the body, oriented
+        // joint-rows × body-columns, transposed when the body is the child.
+        for (i, e) in self.order.iter().enumerate() {
+            if e.parent == u32::MAX {
+                continue;
+            }
+            let p = self.order[e.parent as usize].node;
+            let (joint, body, body_is_child) = match (e.node, p) {
+                (Node::Joint(j), Node::Body(b)) => (j, b, false),
+                (Node::Body(b), Node::Joint(j)) => (j, b, true),
+                _ => unreachable!("the forest alternates bodies and joints"),
+            };
+            let c = &joints[joint as usize];
+            let (ra, rb) = c.current_anchors(poses);
+            let (a, _) = c.bodies();
+            let rows = c.rigid_rows();
+            let jac = if body == a {
+                jacobian(ra, rows, -1.0)
+            } else {
+                jacobian(rb, rows, 1.0)
+            };
+            let mut h = jac;
+            for row in &mut h {
+                for v in row.iter_mut() {
+                    *v = -*v;
+                }
+            }
+            self.h_up[i] = if body_is_child { transpose(&h) } else { h };
+        }
+        // D_i = H_ii − Σ_children H(c, i)ᵀ·D_c⁻¹·H(c, i).
+        let d = &mut self.d;
+        d.clear();
+        d.resize(m, ZERO3);
+        for (i, e) in self.order.iter().enumerate() {
+            d[i] = match e.node {
+                Node::Body(s) => {
+                    let b = &bodies[s as usize];
+                    let mut blk = ZERO3;
+                    blk[0][0] = 1.0 / b.inv_mass as f64;
+                    blk[1][1] = 1.0 / b.inv_mass as f64;
+                    blk[2][2] = 1.0 / b.inv_inertia as f64;
+                    blk
+                }
+                Node::Joint(j) => {
+                    let rows = joints[j as usize].rigid_rows();
+                    let mut blk = ZERO3;
+                    if !rows.0 {
+                        blk[0][0] = -1.0;
+                        blk[1][1] = -1.0;
+                    }
+                    if !rows.1 {
+                        blk[2][2] = -1.0;
+                    }
+                    blk
+                }
+            };
+        }
+        for i in 0..m {
+            let Some(inv) = inverse(&d[i]) else {
+                return false;
+            };
+            self.d_inv[i] = inv;
+            let p = self.order[i].parent;
+            if p != u32::MAX {
+                let l = mul(&inv, &self.h_up[i]);
+                let update = mul(&transpose(&self.h_up[i]), &l);
+                let dp = &mut d[p as usize];
+                for r in 0..3 {
+                    for c in 0..3 {
+                        dp[r][c] -= update[r][c];
+                    }
+                }
+                self.l_up[i] = l;
+            }
+        }
+        true
+    }
+
+    /// Solves `H·x = b` in place on `x` (`b` given in `x`).
+    fn solve(&mut self) {
+        let m = self.order.len();
+        for i in 0..m {
+            let p = self.order[i].parent;
+            if p != u32::MAX {
+                let up = mul_t_vec(&self.h_up[i], &mul_vec(&self.d_inv[i], &self.x[i]));
+                for (x, u) in self.x[p as usize].iter_mut().zip(up) {
+                    *x -= u;
+                }
+            }
+        }
+        for i in 0..m {
+            self.x[i] = mul_vec(&self.d_inv[i], &self.x[i]);
+        }
+        for i in (0..m).rev() {
+            let p = self.order[i].parent;
+            if p != u32::MAX {
+                let down = mul_vec(&self.l_up[i], &self.x[p as usize]);
+                for (x, d) in self.x[i].iter_mut().zip(down) {
+                    *x -= d;
+                }
+            }
+        }
+    }
+
+    /// Impulses that zero the forest's rigid rows' velocity error, applied
+    /// to the bodies and added to the joints' impulses.
+    pub fn solve_velocity(
+        &mut self,
+        joints: &mut [JointConstraint],
+        bodies: &mut [SolverBody],
+        poses: &[SolverPose],
+    ) {
+        if self.order.is_empty() || !self.factor(joints, bodies, poses) {
+            return;
+        }
+        self.x.clear();
+        for e in &self.order {
+            self.x.push(match e.node {
+                Node::Body(_) => [0.0; 3],
+                Node::Joint(j) => joints[j as usize].rigid_velocity_error(bodies, poses),
+            });
+        }
+        self.solve();
+        for (e, x) in self.order.iter().zip(&self.x) {
+            if let Node::Joint(j) = e.node {
+                joints[j as usize].apply_rigid(bodies, poses, *x);
+            }
+        }
+    }
+
+    /// Pseudo-impulses that remove the forest's rigid rows' position error
+    /// (each joint's error capped at `max_linear` and `max_angular`).
+    pub fn solve_position(
+        &mut self,
+        joints: &[JointConstraint],
+        bodies: &[SolverBody],
+        poses: &mut [SolverPose],
+        max_linear: f32,
+        max_angular: f32,
+    ) {
+        if self.order.is_empty() || !self.factor(joints, bodies, poses) {
+            return;
+        }
+        self.x.clear();
+        for e in &self.order {
+            self.x.push(match e.node {
+                Node::Body(_) => [0.0; 3],
+                Node::Joint(j) => {
+                    joints[j as usize].rigid_position_error(poses, max_linear, max_angular)
+                }
+            });
+        }
+        self.solve();
+        for (e, x) in self.order.iter().zip(&self.x) {
+            if let Node::Joint(j) = e.node {
+                joints[j as usize].push_rigid(poses, *x);
+            }
+        }
+    }
+}

@@ -1,0 +1,296 @@
+//! Stages 5–7 of the step: the substepped solver over contacts and joints,
+//! then the write-back of the new state (freezing any body whose state
+//! stopped being finite).
+//!
+//! ```text
+//! per substep: gravity and damping
+//!              warm start: joints, then contacts
+//!              velocity iterations: joints, then contacts
+//!              integrate positions
+//!              position pass (NGS): joints, then contacts
+//! then:        restitution; joint reactions (and breaking)
+//! ```
+
+use super::joints::{JOINT_MAX_ANGULAR, JOINT_MAX_LINEAR};
+use super::world::{World, WorldEvent};
+use crate::dynamics::contact_solver::{self, SolverParams};
+use crate::dynamics::drag::DragConstraint;
+use crate::dynamics::joint::JointParams;
+use crate::dynamics::schedule::BLOCK;
+use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
+use crate::dynamics::BodyKind;
+use crate::math::{is_finite_vec, Vec2};
+
+impl World {
+    /// Stages 5–7: substepped velocity solve, position integration and NGS
+    /// positional resolution, then restitution. Writes the new state back and
+    /// freezes any body whose state stopped being finite.
+    pub(super) fn solve(&mut self) {
+        let s = self.settings;
+        let substeps = s.substeps.max(1);
+        let h = s.dt / substeps as f32;
+        let params = SolverParams {
+            max_push_speed: s.max_push_speed,
+            linear_slop: s.linear_slop,
+            position_correction: s.position_correction,
+            max_correction: s.max_correction,
+            restitution_threshold: s.restitution_threshold,
+        };
+
+        // Solver bodies, one per slot; non-moving ones keep zero velocity, zero
+        // inverse mass and the identity pose change. The moving ones are also
+        // listed, so the per-substep body loops skip the others.
+        let mut bodies = std::mem::take(&mut self.scratch.solver_bodies);
+        let mut poses = std::mem::take(&mut self.scratch.solver_poses);
+        let mut moving = std::mem::take(&mut self.scratch.moving);
+        let mut integration = std::mem::take(&mut self.scratch.integration);
+        bodies.clear();
+        poses.clear();
+        moving.clear();
+        integration.clear();
+        poses.resize(self.slots.len(), SolverPose::default());
+        for (i, slot) in self.slots.iter().enumerate() {
+            match slot.body.as_ref() {
+                Some(b) if b.awake && !b.frozen => {
+                    bodies.push(SolverBody {
+                        v: b.v,
+                        w: b.w,
+                        inv_mass: b.inv_mass,
+                        inv_inertia: b.inv_inertia,
+                    });
+                    moving.push(i as u32);
+                    if b.kind == BodyKind::Dynamic {
+                        integration.push(Integration::new(
+                            i as u32,
+                            h,
+                            s.gravity,
+                            b.gravity_scale,
+                            b.linear_damping,
+                            b.angular_damping,
+                        ));
+                    }
+                }
+                _ => bodies.push(SolverBody::default()),
+            }
+        }
+
+        // Constraints are built in contact order, a block at a time, and each
+        // block is appended in wavefront order: independent constraints side by
+        // side, bit-identical results (see `schedule`).
+        let mut constraints = std::mem::take(&mut self.scratch.constraints);
+        let mut block = std::mem::take(&mut self.scratch.block);
+        let mut wavefront = std::mem::take(&mut self.scratch.wavefront);
+        constraints.clear();
+        block.clear();
+        wavefront.reset(bodies.len());
+        for (k, c) in self.contacts.iter().enumerate() {
+            if c.manifold.count == 0 {
+                continue;
+            }
+            let (ba, bb) = (
+                self.slots[c.a as usize].body.as_ref(),
+                self.slots[c.b as usize].body.as_ref(),
+            );
+            let (Some(ba), Some(bb)) = (ba, bb) else {
+                continue;
+            };
+            let active =
+                |b: &crate::dynamics::Body| b.awake && !b.frozen && b.kind == BodyKind::Dynamic;
+            if !(active(ba) || active(bb)) || ba.frozen || bb.frozen {
+                continue;
+            }
+            block.push(
+                k as u32,
+                c.a,
+                c.b,
+                ba,
+                bb,
+                &bodies[c.a as usize],
+                &bodies[c.b as usize],
+                &c.manifold,
+                &c.features,
+                c.friction,
+                c.restitution,
+                s.gravity,
+                s.rolling_resistance,
+            );
+            if block.len() == BLOCK {
+                constraints.append_scheduled(&mut block, &mut wavefront, &bodies);
+            }
+        }
+        constraints.append_scheduled(&mut block, &mut wavefront, &bodies);
+        self.scratch.block = block;
+        self.scratch.wavefront = wavefront;
+
+        // Joints, in slot order; the world frame is one more static slot.
+        let mut joints = std::mem::take(&mut self.scratch.joint_constraints);
+        let world_slot = self.slots.len() as u32;
+        if !self.joints.is_empty() {
+            bodies.push(SolverBody::default());
+            poses.push(SolverPose::default());
+        }
+        self.prepare_joints(&bodies, world_slot, h, &mut joints);
+        let mut forest = std::mem::take(&mut self.scratch.joint_forest);
+        forest.build(&joints, &bodies);
+        let joint_params = JointParams {
+            h,
+            inv_h: 1.0 / h,
+            max_linear: JOINT_MAX_LINEAR,
+            max_angular: JOINT_MAX_ANGULAR,
+        };
+
+        let mut drag = self.drag.and_then(|j| {
+            let b = self.body(j.body)?;
+            if b.frozen {
+                return None;
+            }
+            Some(DragConstraint::new(
+                &j,
+                j.body.index,
+                b.center,
+                b.xf.apply(j.local_anchor),
+                h,
+            ))
+        });
+
+        for _ in 0..substeps {
+            // Gravity and damping (awake dynamic bodies).
+            for g in &integration {
+                g.apply(&mut bodies[g.body as usize]);
+            }
+            if let Some(d) = drag.as_ref() {
+                let i = d.body as usize;
+                d.warm_start(&mut bodies[i], &poses[i]);
+            }
+            for j in &joints {
+                j.warm_start(&mut bodies, &poses);
+            }
+            contact_solver::update_anchors(&mut constraints, &bodies, &poses, h, s.max_push_speed);
+            contact_solver::warm_start(&constraints, &mut bodies);
+            if let Some(d) = drag.as_mut() {
+                let i = d.body as usize;
+                d.solve(&mut bodies[i], &poses[i]);
+            }
+            for _ in 0..s.velocity_iterations.max(1) {
+                for j in &mut joints {
+                    j.solve_velocity(&mut bodies, &poses, &joint_params);
+                }
+                forest.solve_velocity(&mut joints, &mut bodies, &poses);
+                contact_solver::solve_velocities(&mut constraints, &mut bodies);
+            }
+            for j in &mut joints {
+                j.end_substep();
+            }
+            // Integrate positions (bodies that do not move stay put exactly).
+            for &i in &moving {
+                let i = i as usize;
+                poses[i] = poses[i].integrate(&bodies[i], h);
+            }
+            for j in &joints {
+                j.solve_position(&mut poses, &joint_params);
+            }
+            forest.solve_position(
+                &joints,
+                &bodies,
+                &mut poses,
+                JOINT_MAX_LINEAR,
+                JOINT_MAX_ANGULAR,
+            );
+            contact_solver::solve_positions(&constraints, &bodies, &mut poses, &params);
+        }
+        contact_solver::apply_restitution(&mut constraints, &mut bodies, &poses, &params);
+
+        constraints.for_each_impulses(|contact, normal, tangent, count| {
+            let m = &mut self.contacts[contact as usize].manifold;
+            for (k, p) in m.points[..count].iter_mut().enumerate() {
+                p.normal_impulse = normal[k];
+                p.tangent_impulse = tangent[k];
+            }
+        });
+        if let (Some(d), Some(j)) = (drag, self.drag.as_mut()) {
+            j.impulse = d.impulse;
+        }
+        self.write_back(&bodies, &poses);
+        if !joints.is_empty() {
+            self.finish_joints(&joints, &poses, 1.0 / s.dt);
+        }
+        self.scratch.joint_constraints = joints;
+        self.scratch.joint_forest = forest;
+        self.scratch.solver_bodies = bodies;
+        self.scratch.solver_poses = poses;
+        self.scratch.moving = moving;
+        self.scratch.integration = integration;
+        self.scratch.constraints = constraints;
+    }
+
+    fn write_back(&mut self, bodies: &[SolverBody], poses: &[SolverPose]) {
+        let max_speed = self.settings.max_speed;
+        let step = self.step_index;
+        for (i, ((slot, sb), q)) in self.slots.iter_mut().zip(bodies).zip(poses).enumerate() {
+            let Some(b) = slot.body.as_mut() else {
+                continue;
+            };
+            if !b.awake || b.frozen || b.kind == BodyKind::Static {
+                continue;
+            }
+            let center = b.center + q.dp;
+            let rot = b.xf.rot * q.dq;
+            let bad = if !(is_finite_vec(sb.v)
+                && sb.w.is_finite()
+                && is_finite_vec(center)
+                && rot.cos.is_finite()
+                && rot.sin.is_finite())
+            {
+                Some("non-finite state".to_string())
+            } else if sb.v.length() > max_speed || sb.w.abs() > max_speed {
+                Some(format!(
+                    "speed beyond {max_speed} (v = {}, w = {})",
+                    sb.v.length(),
+                    sb.w
+                ))
+            } else if center.abs().max_element() > super::world::MAX_POSITION {
+                Some("left the world (|position| > 1e6 m)".to_string())
+            } else {
+                None
+            };
+            if let Some(reason) = bad {
+                // Keep the last good pose, stop the body, take it out of collision.
+                b.frozen = true;
+                b.awake = false;
+                b.v = Vec2::ZERO;
+                b.w = 0.0;
+                self.broadphase.remove(i as u32);
+                self.events.push(WorldEvent::BodyFrozen {
+                    body: super::BodyId {
+                        index: i as u32,
+                        generation: slot.generation,
+                    },
+                    step,
+                    reason,
+                });
+                continue;
+            }
+            b.v = sb.v;
+            b.w = sb.w;
+            b.center = center;
+            b.xf.rot = rot;
+            b.sync_transform();
+        }
+        if !self.events.is_empty() {
+            let frozen: Vec<u32> = (0..self.slots.len() as u32)
+                .filter(|&i| {
+                    self.slots[i as usize]
+                        .body
+                        .as_ref()
+                        .is_some_and(|b| b.frozen)
+                })
+                .collect();
+            self.contacts
+                .retain(|c| !frozen.contains(&c.a) && !frozen.contains(&c.b));
+            self.scratch.contacts_in_sync = false;
+            if self.drag.is_some_and(|d| frozen.contains(&d.body.index)) {
+                self.drag = None;
+            }
+        }
+    }
+}

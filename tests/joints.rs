@@ -1,0 +1,344 @@
+//! Joints against physical facts: a pendulum's period and amplitude, a
+//! motor's speed, a chain under load, slider limits, a welded cantilever,
+//! breaking at a threshold, and the world's rules for bad joints.
+
+use minkowski::dynamics::joint::{
+    Distance, JointDef, JointError, JointKind, Limits, Motor, Prismatic, Revolute, Weld,
+};
+use minkowski::world::WorldEvent;
+use minkowski::{BodyDef, BodyId, BodyKind, Shape, Vec2, World, WorldSettings};
+
+fn world() -> World {
+    World::new(WorldSettings::default())
+}
+
+fn revolute() -> JointKind {
+    JointKind::Revolute(Revolute::default())
+}
+
+/// The pendulum: a disc of radius 0.1 m at distance 2 m from a
+/// static anchor, released at 0.2 rad.
+fn pendulum(theta0: f32) -> (World, BodyId) {
+    let mut w = world();
+    let anchor = w
+        .add_body(BodyDef::new(Shape::circle(0.05), Vec2::ZERO).kind(BodyKind::Static))
+        .unwrap();
+    let at = Vec2::new(2.0 * libm::sinf(theta0), -2.0 * libm::cosf(theta0));
+    let disc = w
+        .add_body(BodyDef::new(Shape::circle(0.1), at).density(1.0))
+        .unwrap();
+    let def = w
+        .joint_def(Some(anchor), disc, Vec2::ZERO, Vec2::ZERO, revolute())
+        .unwrap();
+    w.add_joint(def).unwrap();
+    (w, disc)
+}
+
+#[test]
+fn pendulum_period_and_amplitude() {
+    let theta0: f64 = 0.2;
+    let (mut w, disc) = pendulum(theta0 as f32);
+    let (l, r, g) = (2.0f64, 0.1f64, 10.0f64);
+    let expected = 2.0
+        * std::f64::consts::PI
+        * ((l * l + r * r / 2.0) / (g * l)).sqrt()
+        * (1.0 + theta0 * theta0 / 16.0 + 11.0 * theta0.powi(4) / 3072.0);
+    let dt = w.settings().dt as f64;
+    // Crossings of x = 0 going right, interpolated within the step.
+    let mut crossings = Vec::new();
+    let mut last_x = w.body(disc).unwrap().position().x as f64;
+    let mut peak: f64 = 0.0;
+    let mut last_peak = 0.0;
+    let steps = (12.0 * expected / dt) as usize;
+    for k in 1..=steps {
+        w.step();
+        let p = w.body(disc).unwrap().position();
+        let (x, y) = (p.x as f64, p.y as f64);
+        let angle = x.atan2(-y);
+        peak = peak.max(angle.abs());
+        if last_x < 0.0 && x >= 0.0 {
+            let t = (k as f64 - 1.0 + last_x / (last_x - x)) * dt;
+            crossings.push(t);
+            last_peak = peak;
+            peak = 0.0;
+        }
+        last_x = x;
+    }
+    assert!(crossings.len() >= 11, "{} crossings", crossings.len());
+    let swings = 10;
+    let period = (crossings[swings] - crossings[0]) / swings as f64;
+    let err = (period - expected).abs() / expected;
+    println!(
+        "period {period:.6} s, expected {expected:.6} s, error {:.4} %",
+        err * 100.0
+    );
+    println!("amplitude kept {:.3} %", last_peak / theta0 * 100.0);
+    assert!(err < 1e-3, "period {period} vs {expected}");
+    assert!(
+        last_peak >= 0.99 * theta0,
+        "amplitude {last_peak} of {theta0}"
+    );
+    assert!(w.joint_count() == 1);
+}
+
+#[test]
+fn revolute_motor_reaches_its_speed() {
+    let mut w = world();
+    let wheel = w
+        .add_body(BodyDef::new(Shape::circle(0.5), Vec2::new(0.0, 2.0)))
+        .unwrap();
+    let kind = JointKind::Revolute(Revolute {
+        motor: Some(Motor {
+            speed: 6.0,
+            max_effort: 50.0,
+        }),
+        ..Revolute::default()
+    });
+    let def = w
+        .joint_def(None, wheel, Vec2::new(0.0, 2.0), Vec2::new(0.0, 2.0), kind)
+        .unwrap();
+    w.add_joint(def).unwrap();
+    for _ in 0..120 {
+        w.step();
+    }
+    let spin = w.body(wheel).unwrap().angular_velocity();
+    println!("motor: {spin} rad/s for 6 rad/s");
+    assert!((spin - 6.0).abs() <= 0.06, "{spin}");
+    // The torque it needs to hold that speed is zero: the reaction is small.
+    let (_, j) = w.joints().next().unwrap();
+    assert!(j.reaction_torque().abs() < 1.0, "{}", j.reaction_torque());
+}
+
+/// A chain of `links` boxes hanging from the world on hinges, with a load
+/// `load_ratio` times the chain's weight at its end; returns the stretch.
+fn hanging_chain(links: usize, load_ratio: f32) -> f32 {
+    let mut w = world();
+    let (len, thick) = (0.25f32, 0.05f32);
+    let top = Vec2::new(0.0, 20.0);
+    let mut prev: Option<BodyId> = None;
+    let mut chain_mass = 0.0;
+    let mut ids = Vec::new();
+    for i in 0..links {
+        let c = top - Vec2::new(0.0, (i as f32 + 0.5) * len);
+        let id = w
+            .add_body(BodyDef::new(Shape::rect(thick / 2.0, len / 2.0), c).density(20.0))
+            .unwrap();
+        chain_mass += w.body(id).unwrap().mass();
+        let pivot = top - Vec2::new(0.0, i as f32 * len);
+        let def = w.joint_def(prev, id, pivot, pivot, revolute()).unwrap();
+        w.add_joint(def).unwrap();
+        prev = Some(id);
+        ids.push(id);
+    }
+    let end = top - Vec2::new(0.0, links as f32 * len);
+    let r = 0.3;
+    let load = w
+        .add_body(BodyDef::new(Shape::circle(r), end - Vec2::new(0.0, r)))
+        .unwrap();
+    let density = load_ratio * chain_mass / (std::f32::consts::PI * r * r);
+    w.remove_body(load);
+    let load = w
+        .add_body(BodyDef::new(Shape::circle(r), end - Vec2::new(0.0, r)).density(density))
+        .unwrap();
+    let def = w.joint_def(prev, load, end, end, revolute()).unwrap();
+    w.add_joint(def).unwrap();
+    for _ in 0..600 {
+        w.step();
+    }
+    let b = w.body(load).unwrap();
+    let hang = top.y - (b.position().y + r);
+    let rest = links as f32 * len;
+    (hang - rest) / rest
+}
+
+#[test]
+fn a_chain_holds_ten_times_its_weight() {
+    let stretch = hanging_chain(40, 10.0);
+    println!("40-link chain, load 10x: stretch {:.4} %", stretch * 100.0);
+    assert!(stretch.abs() < 0.01, "stretch {stretch}");
+}
+
+#[test]
+fn prismatic_limits_hold() {
+    let mut w = world();
+    let slider = w
+        .add_body(BodyDef::new(Shape::rect(0.2, 0.2), Vec2::new(0.0, 5.0)).density(5.0))
+        .unwrap();
+    let kind = JointKind::Prismatic(Prismatic {
+        axis: Vec2::new(0.0, 1.0),
+        limits: Some(Limits {
+            lower: -1.0,
+            upper: 0.5,
+        }),
+        reference_angle: 0.0,
+        motor: None,
+        spring: None,
+    });
+    let at = Vec2::new(0.0, 5.0);
+    w.add_joint(w.joint_def(None, slider, at, at, kind).unwrap())
+        .unwrap();
+    let slop = w.settings().linear_slop;
+    let mut lowest = f32::INFINITY;
+    for _ in 0..240 {
+        w.step();
+        let p = w.body(slider).unwrap().position();
+        lowest = lowest.min(p.y);
+        assert!(p.x.abs() <= slop, "off the axis: {p}");
+    }
+    let b = w.body(slider).unwrap();
+    println!(
+        "slider rests at {} (limit 4.0), lowest {lowest}",
+        b.position().y
+    );
+    assert!((b.position().y - 4.0).abs() <= slop, "{}", b.position().y);
+    assert!(lowest >= 4.0 - 0.02, "overshoot {lowest}");
+    assert!(b.angle().abs() < 1e-4, "turned {}", b.angle());
+    // Thrown upward it stops at the upper limit.
+    w.set_velocity(slider, Vec2::new(0.0, 20.0), 0.0).unwrap();
+    let mut highest = f32::NEG_INFINITY;
+    for _ in 0..30 {
+        w.step();
+        highest = highest.max(w.body(slider).unwrap().position().y);
+    }
+    println!("highest {highest} (limit 5.5)");
+    assert!(highest <= 5.5 + 0.02, "{highest}");
+}
+
+#[test]
+fn welded_cantilever_sags_less_than_a_centimetre() {
+    let mut w = world();
+    let wall = w
+        .add_body(BodyDef::new(Shape::rect(0.5, 2.0), Vec2::new(-0.5, 0.0)).kind(BodyKind::Static))
+        .unwrap();
+    // Five beam segments 0.5 m long, the last one 20 times as heavy as the first.
+    let mut prev = wall;
+    let mut last = wall;
+    for i in 0..5 {
+        let density = if i == 4 { 20.0 } else { 1.0 };
+        let c = Vec2::new(0.25 + 0.5 * i as f32, 0.0);
+        let id = w
+            .add_body(BodyDef::new(Shape::rect(0.25, 0.05), c).density(density))
+            .unwrap();
+        let at = Vec2::new(0.5 * i as f32, 0.0);
+        let kind = JointKind::Weld(Weld::default());
+        w.add_joint(w.joint_def(Some(prev), id, at, at, kind).unwrap())
+            .unwrap();
+        prev = id;
+        last = id;
+    }
+    for _ in 0..300 {
+        w.step();
+    }
+    let tip = w
+        .body(last)
+        .unwrap()
+        .transform()
+        .apply(Vec2::new(0.25, 0.0));
+    println!("cantilever tip at {tip}");
+    assert!(tip.y.abs() < 0.01, "sag {}", tip.y);
+}
+
+#[test]
+fn a_joint_breaks_once_at_its_threshold() {
+    let mut w = world();
+    let at = Vec2::new(0.0, 5.0);
+    let b = w
+        .add_body(BodyDef::new(
+            Shape::rect(0.2, 0.2),
+            at - Vec2::new(0.0, 0.5),
+        ))
+        .unwrap();
+    let weight = w.body(b).unwrap().mass() * 10.0;
+    let threshold = 3.0 * weight;
+    let def = w
+        .joint_def(None, b, at, at, revolute())
+        .unwrap()
+        .break_force(threshold);
+    w.add_joint(def).unwrap();
+    let dt = w.settings().dt;
+    let mut broke = Vec::new();
+    let mut load_at_break = 0.0;
+    for k in 0..600 {
+        // A downward pull growing by one weight per second, on top of gravity.
+        let pull = weight * k as f32 * dt;
+        w.apply_impulse(
+            b,
+            Vec2::new(0.0, -pull * dt),
+            w.body(b).unwrap().center_of_mass(),
+        )
+        .unwrap();
+        w.step();
+        for e in w.take_events() {
+            if let WorldEvent::JointBroken { force, .. } = e {
+                broke.push(force.length());
+                if load_at_break == 0.0 {
+                    load_at_break = weight + pull;
+                }
+            }
+        }
+    }
+    println!("broke {} time(s) at {broke:?}", broke.len());
+    println!("load then {load_at_break}, threshold {threshold}");
+    assert_eq!(broke.len(), 1);
+    assert_eq!(w.joint_count(), 0);
+    assert!((load_at_break - threshold).abs() <= 0.05 * threshold);
+    assert!((broke[0] - threshold).abs() <= 0.05 * threshold);
+}
+
+#[test]
+fn bad_joints_are_refused() {
+    let mut w = world();
+    let ground = w
+        .add_body(BodyDef::new(Shape::rect(5.0, 0.5), Vec2::ZERO).kind(BodyKind::Static))
+        .unwrap();
+    let wall = w
+        .add_body(BodyDef::new(Shape::rect(0.5, 5.0), Vec2::new(8.0, 0.0)).kind(BodyKind::Static))
+        .unwrap();
+    let b = w
+        .add_body(BodyDef::new(Shape::circle(0.5), Vec2::new(0.0, 3.0)))
+        .unwrap();
+    let at = Vec2::ZERO;
+    let def = |a, b, kind| JointDef::new(a, b, at, at, kind);
+    assert_eq!(
+        w.add_joint(def(Some(b), b, revolute())),
+        Err(JointError::SelfJoint(b))
+    );
+    assert_eq!(
+        w.add_joint(def(Some(ground), wall, revolute())),
+        Err(JointError::BothStatic)
+    );
+    assert_eq!(
+        w.add_joint(def(None, wall, revolute())),
+        Err(JointError::BothStatic)
+    );
+    let limits = JointKind::Revolute(Revolute {
+        limits: Some(Limits {
+            lower: 1.0,
+            upper: -1.0,
+        }),
+        ..Revolute::default()
+    });
+    assert!(matches!(
+        w.add_joint(def(None, b, limits)),
+        Err(JointError::MinAboveMax { .. })
+    ));
+    let axis = JointKind::Prismatic(Prismatic {
+        axis: Vec2::ZERO,
+        reference_angle: 0.0,
+        limits: None,
+        motor: None,
+        spring: None,
+    });
+    assert_eq!(w.add_joint(def(None, b, axis)), Err(JointError::ZeroAxis));
+    let nan = JointKind::Distance(Distance::rod(f32::NAN));
+    assert!(matches!(
+        w.add_joint(def(None, b, nan)),
+        Err(JointError::NonFinite { .. })
+    ));
+    w.remove_body(wall);
+    assert_eq!(
+        w.add_joint(def(Some(wall), b, revolute())),
+        Err(JointError::NoSuchBody(wall))
+    );
+    assert_eq!(w.joint_count(), 0);
+}
