@@ -47,12 +47,18 @@
 //! assert_eq!(recording.verify(), Ok(120));
 //! ```
 
+mod tools;
+
 use crate::math::Vec2;
 use crate::scene::{BodySpec, Scene, SceneError};
 use crate::world::World;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use thiserror::Error;
+pub use tools::{
+    apply_joint_tool, cut_joint, toggle_motor, JointTool, MOTOR_SPEED, MOTOR_TORQUE_PER_KG,
+    SPRING_DAMPING, SPRING_HERTZ,
+};
 
 /// Steps between checkpoint hashes.
 pub const CHECKPOINT_EVERY: u64 = 60;
@@ -79,6 +85,29 @@ pub enum InputEvent {
     Delete {
         /// World point (m).
         at: Vec2,
+    },
+    /// A joint tool from `a` to `b` (see [`JointTool`]).
+    Joint {
+        /// Which tool.
+        tool: JointTool,
+        /// Where the gesture started (world, m).
+        a: Vec2,
+        /// Where it ended (world, m).
+        b: Vec2,
+    },
+    /// Turns the motor of the hinge nearest `at` (within `radius`) on or off.
+    ToggleMotor {
+        /// World point (m).
+        at: Vec2,
+        /// Pick radius (m).
+        radius: f32,
+    },
+    /// Removes the joint nearest `at` (within `radius`).
+    CutJoint {
+        /// World point (m).
+        at: Vec2,
+        /// Pick radius (m).
+        radius: f32,
     },
 }
 
@@ -108,6 +137,9 @@ pub fn apply_input(world: &mut World, ev: &InputEvent) {
                 }
             }
         }
+        InputEvent::Joint { tool, a, b } => apply_joint_tool(world, *tool, *a, *b),
+        InputEvent::ToggleMotor { at, radius } => toggle_motor(world, *at, *radius),
+        InputEvent::CutJoint { at, radius } => cut_joint(world, *at, *radius),
     }
 }
 
@@ -181,12 +213,15 @@ impl Recording {
     /// not decrease, checkpoint steps must increase, and no step may exceed
     /// [`MAX_REPLAY_STEPS`]. Never panics.
     pub fn from_ron_str(text: &str, origin: &str) -> Result<Recording, ReplayError> {
-        let rec: Recording = ron::de::from_str(text).map_err(|e| ReplayError::Syntax {
-            origin: origin.to_string(),
-            line: e.position.line,
-            col: e.position.col,
-            message: crate::scene::ron_message(text, &e),
-        })?;
+        let rec: Recording =
+            crate::scene::ron_options()
+                .from_str(text)
+                .map_err(|e| ReplayError::Syntax {
+                    origin: origin.to_string(),
+                    line: e.position.line,
+                    col: e.position.col,
+                    message: crate::scene::ron_message(text, &e),
+                })?;
         rec.scene
             .validate(&format!("{origin}: embedded scene"))
             .map_err(ReplayError::Scene)?;
@@ -261,7 +296,7 @@ impl Recording {
         }
         s.push_str(",\n  events: [\n");
         for (step, ev) in &self.events {
-            match ron::ser::to_string_pretty(ev, inline.clone()) {
+            match crate::scene::ron_options().to_string_pretty(ev, inline.clone()) {
                 Ok(ev) => s.push_str(&format!("    ({step}, {ev}),\n")),
                 Err(e) => s.push_str(&format!("    // cannot serialize an event: {e}\n")),
             }

@@ -132,6 +132,11 @@ mod golden {
         shapes,
         tumbler,
         newtons_cradle,
+        pendulum,
+        chain,
+        bridge,
+        ragdolls,
+        car,
     );
 }
 
@@ -258,6 +263,32 @@ fn snapshot_restore_continues_bit_identically() {
     check_snapshot("stack", 150, 60, |_| {});
     // Everything of every shape kind, piling up.
     check_snapshot("rain", 140, 40, |_| {});
+}
+
+#[test]
+fn snapshot_restore_with_joints() {
+    // Joints carry their warm-start impulses through a snapshot.
+    check_snapshot("ragdolls", 120, 60, |_| {});
+    check_snapshot("chain", 90, 60, |_| {});
+    check_snapshot("car", 60, 60, |_| {});
+    // A joint added and a breakable one broken after the snapshot.
+    check_snapshot("pendulum", 30, 90, |w| {
+        use minkowski::dynamics::joint::{Distance, JointKind};
+        let ids: Vec<_> = w.bodies().map(|(id, _)| id).collect();
+        let bob = ids[1];
+        let at = w.body(bob).unwrap().position();
+        let def = w
+            .joint_def(
+                None,
+                bob,
+                at + minkowski::Vec2::new(1.0, 1.0),
+                at,
+                JointKind::Distance(Distance::rope(1.2)),
+            )
+            .unwrap()
+            .break_force(0.4);
+        w.add_joint(def).unwrap();
+    });
 }
 
 #[test]

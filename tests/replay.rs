@@ -26,6 +26,8 @@ fn script() -> Vec<(u64, InputEvent)> {
         (
             5,
             InputEvent::Spawn(BodySpec {
+                name: None,
+                filter: Default::default(),
                 vel: Vec2::new(-3.0, 0.0),
                 restitution: 0.3,
                 ..BodySpec::new(ShapeSpec::Rect { hx: 0.3, hy: 0.6 }, Vec2::new(8.0, 6.0))

@@ -133,9 +133,11 @@ fn every_scene_renders_deterministically() {
             &["--no-hud"],
             &dir.join(format!("{stem}-2.png")),
         );
+        // A blank frame has no ink at all; the sparsest shipped scene (the
+        // pendulum: a 0.1 m disc on a 2 m rod) has about 0.4 %.
         let ink = ink_fraction(&a);
         assert!(
-            ink > 0.01,
+            ink > 0.002,
             "{stem}: the picture is blank ({:.3}% ink)",
             ink * 100.0
         );

@@ -17,6 +17,28 @@ pub struct RunReport<'a> {
     pub hashes: Option<Vec<StepHash>>,
     /// Every body's final state.
     pub bodies: Vec<BodyState>,
+    /// Every joint: those still in the world, then those that broke.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub joints: Vec<JointState>,
+}
+
+/// One joint's state.
+#[derive(Serialize)]
+pub struct JointState {
+    /// The joint's index.
+    pub id: u32,
+    /// Its kind (`revolute`, `weld`, …).
+    pub kind: &'static str,
+    /// Body A's index, or `null` for the world.
+    pub a: Option<u32>,
+    /// Body B's index.
+    pub b: u32,
+    /// Reaction force on B in the last step it acted (N).
+    pub force: [f32; 2],
+    /// Reaction torque on B in the last step it acted (N·m).
+    pub torque: f32,
+    /// Whether it broke during the run.
+    pub broken: bool,
 }
 
 /// A state hash at one step.

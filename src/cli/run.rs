@@ -1,6 +1,7 @@
 //! `minkowski run` and `minkowski check`.
 
 use super::{hex, json, load_scene, EXIT_BAD_INPUT};
+use minkowski::world::WorldEvent;
 use minkowski::{BodyKind, World};
 
 /// Arguments of `minkowski run`.
@@ -43,8 +44,10 @@ pub fn run(args: &RunArgs) -> i32 {
         }
     };
     let mut hashes = Vec::new();
+    let mut events = Vec::new();
     for _ in 0..args.steps {
         world.step();
+        events.extend(world.take_events());
         if let Some(k) = args.hash_every {
             if world.step_index() % k == 0 {
                 let h = world.state_hash();
@@ -56,14 +59,40 @@ pub fn run(args: &RunArgs) -> i32 {
             }
         }
     }
-    for ev in world.take_events() {
-        eprintln!("warning: {ev:?}");
+    let mut broken = Vec::new();
+    for ev in events {
+        match ev {
+            WorldEvent::JointBroken {
+                joint,
+                def,
+                step,
+                force,
+                torque,
+            } => {
+                if !args.json {
+                    println!(
+                        "step {step}: {} joint {} broke (force {} N, torque {} N·m)",
+                        def.kind.name(),
+                        joint.index,
+                        force.length(),
+                        torque
+                    );
+                }
+                broken.push((
+                    joint.index,
+                    def.kind.name(),
+                    def.body_a.map(|b| b.index),
+                    def.body_b.index,
+                    [force.x, force.y],
+                    torque,
+                ));
+            }
+            other => eprintln!("warning: {other:?}"),
+        }
     }
     if args.json {
-        println!(
-            "{}",
-            state_json(&scene.name, &world, args.hash_every.map(|_| &hashes[..]))
-        );
+        let hashes = args.hash_every.map(|_| &hashes[..]);
+        println!("{}", state_json(&scene.name, &world, hashes, &broken));
     } else {
         let sleeping = world
             .bodies()
@@ -81,8 +110,16 @@ pub fn run(args: &RunArgs) -> i32 {
     0
 }
 
+/// A joint that broke: index, kind, bodies, force and torque.
+pub type BrokenJoint = (u32, &'static str, Option<u32>, u32, [f32; 2], f32);
+
 /// The `--json` object of `minkowski run`.
-pub fn state_json(name: &str, world: &World, hashes: Option<&[(u64, u64)]>) -> String {
+pub fn state_json(
+    name: &str,
+    world: &World,
+    hashes: Option<&[(u64, u64)]>,
+    broken: &[BrokenJoint],
+) -> String {
     json::line(&json::RunReport {
         scene: name,
         steps: world.step_index(),
@@ -106,6 +143,31 @@ pub fn state_json(name: &str, world: &World, hashes: Option<&[(u64, u64)]>) -> S
                 }
             })
             .collect(),
+        joints: world
+            .joints()
+            .map(|(id, j)| json::JointState {
+                id: id.index,
+                kind: j.kind().name(),
+                a: j.def().body_a.map(|b| b.index),
+                b: j.def().body_b.index,
+                force: [j.reaction_force().x, j.reaction_force().y],
+                torque: j.reaction_torque(),
+                broken: false,
+            })
+            .chain(
+                broken
+                    .iter()
+                    .map(|&(id, kind, a, b, force, torque)| json::JointState {
+                        id,
+                        kind,
+                        a,
+                        b,
+                        force,
+                        torque,
+                        broken: true,
+                    }),
+            )
+            .collect(),
     })
 }
 
@@ -114,8 +176,14 @@ pub fn check(args: &CheckArgs) -> i32 {
     match load_scene(&args.scene) {
         Ok(scene) => {
             let generated = scene.body_count() - scene.bodies.len();
+            let joints =
+                if scene.joints.is_empty() && !scene.generators.iter().any(|g| g.makes_joints()) {
+                    String::new()
+                } else {
+                    format!(", {} joints", scene.expand().1.len())
+                };
             println!(
-                "ok: {}: {} bodies ({} explicit, {} generated)",
+                "ok: {}: {} bodies ({} explicit, {} generated){joints}",
                 scene.name,
                 scene.body_count(),
                 scene.bodies.len(),

@@ -1,5 +1,6 @@
 //! Rigid bodies: kinds, definitions and state.
 
+use super::filter::Filter;
 use super::material::Material;
 use crate::math::Aabb;
 use crate::math::{Iso, Rot, Vec2};
@@ -49,6 +50,9 @@ pub struct BodyDef {
     pub angular_damping: f32,
     /// Multiplier on world gravity.
     pub gravity_scale: f32,
+    /// Which bodies it collides with.
+    #[serde(default)]
+    pub filter: Filter,
 }
 
 impl BodyDef {
@@ -65,7 +69,14 @@ impl BodyDef {
             linear_damping: 0.0,
             angular_damping: 0.0,
             gravity_scale: 1.0,
+            filter: Filter::default(),
         }
+    }
+
+    /// Sets the collision filter.
+    pub fn filter(mut self, filter: Filter) -> Self {
+        self.filter = filter;
+        self
     }
     /// Sets the kind.
     pub fn kind(mut self, kind: BodyKind) -> Self {
@@ -149,6 +160,8 @@ pub struct Body {
     /// Frozen after a numerical failure: takes no further part in the step.
     pub(crate) frozen: bool,
     pub(crate) aabb: Aabb,
+    #[serde(default)]
+    pub(crate) filter: Filter,
     /// Farthest reach of the shape from the centre of mass (m).
     pub(crate) extent: f32,
 }
@@ -194,6 +207,7 @@ impl Body {
             sleep_time: 0.0,
             sleep_island: u32::MAX,
             frozen: false,
+            filter: def.filter,
             extent: def.shape.bounding_radius() + mp.centroid.length(),
         }
     }
@@ -202,6 +216,11 @@ impl Body {
     pub fn shape(&self) -> &Shape {
         &self.shape
     }
+    /// The collision filter.
+    pub fn filter(&self) -> &Filter {
+        &self.filter
+    }
+
     /// Static, dynamic or kinematic.
     pub fn kind(&self) -> BodyKind {
         self.kind

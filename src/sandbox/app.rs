@@ -52,6 +52,11 @@ enum Gesture {
     Throwing {
         from: Vec2,
     },
+    /// Making a joint from this world point.
+    Linking {
+        tool: minkowski::replay::JointTool,
+        from: Vec2,
+    },
 }
 
 /// The whole sandbox.
@@ -371,6 +376,7 @@ impl App {
         clear_background(theme::BACKGROUND);
         super::draw::grid(&self.cam);
         super::draw::world(&self.cam, &self.world, &self.selected());
+        super::joints::draw(&self.cam, &self.world, self.overlays.is_on(Overlay::Joints));
         overlays::draw(&self.cam, &self.world, &self.overlays);
         self.draw_gestures();
         let trace = self
@@ -465,6 +471,16 @@ impl App {
                 draw_circle(a.x, a.y, 3.5, theme::SELECTED);
                 draw_circle_lines(t.x, t.y, 6.0, 1.5, theme::SELECTED);
             }
+        }
+        if let Gesture::Linking { from, .. } = self.gesture {
+            let to = self.cam.to_world(Vec2::from(mouse_position()));
+            theme::dashed(
+                self.cam.to_screen(from),
+                self.cam.to_screen(to),
+                6.0,
+                2.0,
+                theme::SELECTED,
+            );
         }
         if let Gesture::Throwing { from } = self.gesture {
             let to = self.cam.to_world(Vec2::from(mouse_position()));

@@ -15,6 +15,7 @@ mod help;
 mod hot_reload;
 mod hud;
 mod inspector;
+mod joints;
 mod overlays;
 mod record;
 mod rewind;
@@ -44,7 +45,7 @@ pub struct PlayArgs {
     /// Simulation steps per frame in --frames mode (default 1).
     #[arg(long, value_name = "N")]
     pub steps_per_frame: Option<u32>,
-    /// Overlays to turn on: aabbs, pairs, contacts, velocities, com, sleep, all
+    /// Overlays to turn on: aabbs, pairs, contacts, velocities, com, sleep, joints, all
     /// (comma-separated or repeated).
     #[arg(long, value_name = "LIST")]
     pub overlay: Vec<String>,

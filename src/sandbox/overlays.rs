@@ -28,17 +28,20 @@ pub enum Overlay {
     Com,
     /// Sleep state.
     Sleep,
+    /// Joint reaction forces.
+    Joints,
 }
 
 impl Overlay {
     /// Every overlay, in toolbar order.
-    pub const ALL: [Overlay; 6] = [
+    pub const ALL: [Overlay; 7] = [
         Overlay::Aabbs,
         Overlay::Pairs,
         Overlay::Contacts,
         Overlay::Velocities,
         Overlay::Com,
         Overlay::Sleep,
+        Overlay::Joints,
     ];
 
     /// Short toolbar label.
@@ -50,6 +53,7 @@ impl Overlay {
             Overlay::Velocities => "Vel.",
             Overlay::Com => "CoM",
             Overlay::Sleep => "Sleep",
+            Overlay::Joints => "Force",
         }
     }
 
@@ -62,6 +66,7 @@ impl Overlay {
             Overlay::Velocities => "velocities",
             Overlay::Com => "com",
             Overlay::Sleep => "sleep",
+            Overlay::Joints => "joints",
         }
     }
 
@@ -74,6 +79,7 @@ impl Overlay {
             Overlay::Velocities => KeyCode::V,
             Overlay::Com => KeyCode::M,
             Overlay::Sleep => KeyCode::Z,
+            Overlay::Joints => KeyCode::G,
         }
     }
 
@@ -86,6 +92,7 @@ impl Overlay {
             Overlay::Velocities => 'V',
             Overlay::Com => 'M',
             Overlay::Sleep => 'Z',
+            Overlay::Joints => 'G',
         }
     }
 }
@@ -93,7 +100,7 @@ impl Overlay {
 /// Which overlays are on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Overlays {
-    on: [bool; 6],
+    on: [bool; Overlay::ALL.len()],
 }
 
 impl Overlays {
@@ -106,7 +113,7 @@ impl Overlays {
                 continue;
             }
             if item == "all" {
-                o.on = [true; 6];
+                o.on = [true; Overlay::ALL.len()];
                 continue;
             }
             let i = Overlay::ALL
@@ -138,7 +145,7 @@ impl Overlays {
     /// Turns everything on, or everything off if all are on.
     pub fn toggle_all(&mut self) {
         let all = self.on.iter().all(|x| *x);
-        self.on = [!all; 6];
+        self.on = [!all; Overlay::ALL.len()];
     }
 
     fn index(ov: Overlay) -> usize {

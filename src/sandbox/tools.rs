@@ -4,6 +4,7 @@
 use super::theme;
 use ::rand::{RngExt, SeedableRng};
 use macroquad::prelude::*;
+use minkowski::replay::JointTool;
 use minkowski::scene::ShapeSpec;
 use minkowski::Polygon;
 use rand_chacha::ChaCha8Rng;
@@ -29,11 +30,23 @@ pub enum Tool {
     Delete,
     /// Pick two bodies for the GJK/EPA inspector.
     Inspect,
+    /// Pin a body to the world with a hinge.
+    Pin,
+    /// Hinge two bodies (press on one, release on the other).
+    Hinge,
+    /// Tie a rope between two points.
+    Rope,
+    /// Hang a spring between two points.
+    Spring,
+    /// Weld two bodies.
+    Weld,
+    /// Turn a hinge's motor on or off.
+    Motor,
 }
 
 impl Tool {
-    /// Every tool, in toolbar and number-key order (1..9).
-    pub const ALL: [Tool; 9] = [
+    /// Every tool, in toolbar order (keys 1..9, then 0, J, L, K, W, T).
+    pub const ALL: [Tool; 15] = [
         Tool::Drag,
         Tool::Box,
         Tool::Circle,
@@ -43,6 +56,12 @@ impl Tool {
         Tool::Throw,
         Tool::Delete,
         Tool::Inspect,
+        Tool::Pin,
+        Tool::Hinge,
+        Tool::Rope,
+        Tool::Spring,
+        Tool::Weld,
+        Tool::Motor,
     ];
 
     /// Toolbar label.
@@ -57,6 +76,12 @@ impl Tool {
             Tool::Throw => "Throw",
             Tool::Delete => "Delete",
             Tool::Inspect => "Inspect",
+            Tool::Pin => "Pin",
+            Tool::Hinge => "Hinge",
+            Tool::Rope => "Rope",
+            Tool::Spring => "Spring",
+            Tool::Weld => "Weld",
+            Tool::Motor => "Motor",
         }
     }
 
@@ -70,8 +95,14 @@ impl Tool {
             Tool::Ellipse => "click to spawn an ellipse at the cursor",
             Tool::Capsule => "click to spawn a capsule at the cursor",
             Tool::Throw => "press, drag and release: launch the last spawned shape",
-            Tool::Delete => "click a body to delete it",
+            Tool::Delete => "click a joint to cut it, or a body to delete it",
             Tool::Inspect => "click body A, then body B: GJK/EPA inspector",
+            Tool::Pin => "click a body to pin it to the world with a hinge",
+            Tool::Hinge => "press on body A (or empty space), release on body B: a hinge there",
+            Tool::Rope => "press at one end, release at the other: a rope of that length",
+            Tool::Spring => "press at one end, release at the other: a 2 Hz spring",
+            Tool::Weld => "press on body A, release on body B: weld them there",
+            Tool::Motor => "click a hinge to turn its motor on (2 rad/s) or off",
         }
     }
 
@@ -87,6 +118,44 @@ impl Tool {
             Tool::Throw => KeyCode::Key7,
             Tool::Delete => KeyCode::Key8,
             Tool::Inspect => KeyCode::Key9,
+            Tool::Pin => KeyCode::Key0,
+            Tool::Hinge => KeyCode::J,
+            Tool::Rope => KeyCode::L,
+            Tool::Spring => KeyCode::K,
+            Tool::Weld => KeyCode::W,
+            Tool::Motor => KeyCode::T,
+        }
+    }
+
+    /// The key's character, as the toolbar and help show it.
+    pub fn key_char(self) -> char {
+        match self {
+            Tool::Drag => '1',
+            Tool::Box => '2',
+            Tool::Circle => '3',
+            Tool::Polygon => '4',
+            Tool::Ellipse => '5',
+            Tool::Capsule => '6',
+            Tool::Throw => '7',
+            Tool::Delete => '8',
+            Tool::Inspect => '9',
+            Tool::Pin => '0',
+            Tool::Hinge => 'J',
+            Tool::Rope => 'L',
+            Tool::Spring => 'K',
+            Tool::Weld => 'W',
+            Tool::Motor => 'T',
+        }
+    }
+
+    /// The joint tool behind a press-drag-release gesture.
+    pub fn joint_tool(self) -> Option<JointTool> {
+        match self {
+            Tool::Hinge => Some(JointTool::Hinge),
+            Tool::Rope => Some(JointTool::Rope),
+            Tool::Spring => Some(JointTool::Spring),
+            Tool::Weld => Some(JointTool::Weld),
+            _ => None,
         }
     }
 
@@ -253,10 +322,7 @@ pub fn draw_toolbar(
     for b in buttons(screen, &labels) {
         let hover = mouse.is_some_and(|m| b.rect.contains(m));
         let (label, key, on) = match b.target {
-            ButtonTarget::Tool(t) => {
-                let n = Tool::ALL.iter().position(|x| *x == t).unwrap_or(0) + 1;
-                (t.label(), char::from(b'0' + n as u8), t == active)
-            }
+            ButtonTarget::Tool(t) => (t.label(), t.key_char(), t == active),
             ButtonTarget::Overlay(i) => (overlays[i].0, overlays[i].1, overlays[i].2),
         };
         let bg = if on {
@@ -287,6 +353,15 @@ pub fn draw_toolbar(
             );
             let lx = (r.x + 14.0 + (r.w - 14.0 - w) * 0.5).max(r.x + 14.0);
             theme::text(label, lx, r.y + 6.0, theme::FONT_SMALL, color);
+        } else if w + 4.0 <= r.w {
+            // Too narrow for both: the label alone.
+            theme::text(
+                label,
+                r.x + (r.w - w) * 0.5,
+                r.y + 6.0,
+                theme::FONT_SMALL,
+                color,
+            );
         } else {
             // Too narrow for the label: the key alone, centred.
             let kw = theme::text_width(&key_s, theme::FONT_SMALL);

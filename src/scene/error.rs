@@ -86,6 +86,21 @@ pub enum SceneError {
         /// What is wrong.
         message: String,
     },
+    /// A joint is invalid: an unknown body, a body jointed to itself, two
+    /// ends that cannot move, or a bad number.
+    #[error("{origin}: joint {index} ({kind}), field `{field}`: {message}")]
+    Joint {
+        /// The file.
+        origin: String,
+        /// Index in `joints` (the generators' joints follow the file's).
+        index: usize,
+        /// The joint's kind as written.
+        kind: &'static str,
+        /// The field.
+        field: String,
+        /// What is wrong.
+        message: String,
+    },
     /// More bodies (explicit and generated) than [`super::MAX_BODIES`].
     #[error("{origin}: the scene makes {count} bodies (explicit and generated); at most {max} are allowed")]
     TooManyBodies {

@@ -6,12 +6,13 @@
 //! those four are the engine's defaults and are not stored in scene files.
 
 use super::generators::Generator;
+use super::joint_spec::JointSpec;
 use super::spec::BodySpec;
 use crate::math::Vec2;
 use crate::world::{WorldSettings, DEFAULT_SUBSTEPS};
 use serde::{Deserialize, Serialize};
 
-/// A scene: world settings, explicit bodies and body generators.
+/// A scene: world settings, explicit bodies, body generators and joints.
 ///
 /// Body ids follow file order: the explicit `bodies` first, then each generator's
 /// bodies in generator order. Generators draw from one `ChaCha8Rng` seeded by
@@ -31,6 +32,9 @@ pub struct Scene {
     pub bodies: Vec<BodySpec>,
     /// Generators, expanded after the explicit bodies, in order.
     pub generators: Vec<Generator>,
+    /// Joints between the scene's bodies, by index or name; the generators'
+    /// joints follow them.
+    pub joints: Vec<JointSpec>,
 }
 
 /// The on-disk shape of [`Scene`]: flat settings, every field but `bodies`
@@ -54,6 +58,8 @@ struct SceneFile {
     bodies: Vec<BodySpec>,
     #[serde(default)]
     generators: Vec<Generator>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    joints: Vec<JointSpec>,
 }
 
 fn default_gravity() -> Vec2 {
@@ -83,6 +89,7 @@ impl From<SceneFile> for Scene {
             seed: f.seed,
             bodies: f.bodies,
             generators: f.generators,
+            joints: f.joints,
         }
     }
 }
@@ -98,6 +105,7 @@ impl From<Scene> for SceneFile {
             sleep: s.settings.sleep,
             bodies: s.bodies,
             generators: s.generators,
+            joints: s.joints,
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Body generators: pyramids, grids and random rain.
+//! Body generators: pyramids, grids and random rain, and jointed machines
+//! (chains, bridges, ragdolls, cars; see `machines`).
 //!
 //! Generators expand in order after the explicit bodies. They share one
 //! `ChaCha8Rng` seeded with the scene's `seed` (`SeedableRng::seed_from_u64`);
@@ -17,6 +18,11 @@
 //! regular polygon of `3 + (a mod 6)` vertices on the circle of radius `s`.
 
 use super::error::FieldError;
+use super::joint_spec::JointSpec;
+use super::machines::{
+    car_hertz, car_speed, car_torque, default_link, default_plank, default_thickness, down, one,
+    one_f, ragdoll_spacing, CAR_BODIES, RAGDOLL_BODIES,
+};
 use super::spec::{default_density, default_friction, BodySpec, ShapeKind, ShapeSpec};
 use super::validate::{check, check_material, check_pos, check_size, shape_field_error};
 use crate::math::Vec2;
@@ -24,6 +30,8 @@ use crate::world::MAX_POSITION;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+
+mod machine;
 
 /// Makes many bodies from a few numbers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -97,6 +105,101 @@ pub enum Generator {
         /// Smallest and largest size (m).
         size: (f32, f32),
     },
+    /// A chain of `links` boxes `link_length` long and `thickness` thick,
+    /// hinged end to end from `start` along `direction` (default straight
+    /// down); the first link is hinged to the world at `start` and, with
+    /// `fixed_end`, the last one at its far end.
+    Chain {
+        /// The first hinge (world, m).
+        start: Vec2,
+        /// Links (1 to 10,000).
+        links: u32,
+        /// Length of a link (m). Default 0.25.
+        #[serde(default = "default_link")]
+        link_length: f32,
+        /// Thickness of a link (m). Default 0.08.
+        #[serde(default = "default_thickness")]
+        thickness: f32,
+        /// Direction of the chain from `start`. Default (0, −1).
+        #[serde(default = "down")]
+        direction: Vec2,
+        /// Hinge the last link to the world too. Default false.
+        #[serde(default)]
+        fixed_end: bool,
+        /// Density.
+        #[serde(default = "default_density")]
+        density: f32,
+        /// Friction.
+        #[serde(default = "default_friction")]
+        friction: f32,
+    },
+    /// A bridge of `planks` boards hinged end to end between `start` and
+    /// `end`, both ends hinged to the world, hanging `sag` below the straight
+    /// line in the middle (a parabola).
+    Bridge {
+        /// Left end (world, m).
+        start: Vec2,
+        /// Right end (world, m).
+        end: Vec2,
+        /// Boards (1 to 10,000).
+        planks: u32,
+        /// Sag at the middle (m). Default 0.
+        #[serde(default)]
+        sag: f32,
+        /// Board thickness (m). Default 0.125.
+        #[serde(default = "default_plank")]
+        thickness: f32,
+        /// Density.
+        #[serde(default = "default_density")]
+        density: f32,
+        /// Friction.
+        #[serde(default = "default_friction")]
+        friction: f32,
+    },
+    /// `count` ragdolls (1.8 m tall at `scale` 1), the first standing on
+    /// `origin`, each next one moved by `spacing`: ten capsules and a head,
+    /// hinged with limits and a little joint friction; a ragdoll's parts do
+    /// not collide with each other.
+    Ragdoll {
+        /// Where the first ragdoll's feet are.
+        origin: Vec2,
+        /// Ragdolls. Default 1.
+        #[serde(default = "one")]
+        count: u32,
+        /// Offset from one ragdoll to the next. Default (0, 2.2).
+        #[serde(default = "ragdoll_spacing")]
+        spacing: Vec2,
+        /// Size factor. Default 1.
+        #[serde(default = "one_f")]
+        scale: f32,
+        /// Density.
+        #[serde(default = "default_density")]
+        density: f32,
+        /// Friction.
+        #[serde(default = "default_friction")]
+        friction: f32,
+    },
+    /// A car whose wheels touch `origin`'s height: a chassis and two wheels on
+    /// sprung wheel joints, the rear wheel driven by a motor.
+    Car {
+        /// Below the middle of the car, at the wheels' bottom.
+        origin: Vec2,
+        /// Size factor. Default 1.
+        #[serde(default = "one_f")]
+        scale: f32,
+        /// Rear wheel motor speed (rad/s; negative drives toward +x). Default −10.
+        #[serde(default = "car_speed")]
+        speed: f32,
+        /// Rear wheel motor torque cap (N·m). Default 20.
+        #[serde(default = "car_torque")]
+        max_torque: f32,
+        /// Suspension frequency (Hz). Default 5.
+        #[serde(default = "car_hertz")]
+        hertz: f32,
+        /// Density.
+        #[serde(default = "default_density")]
+        density: f32,
+    },
 }
 
 fn zero() -> Vec2 {
@@ -149,7 +252,22 @@ impl Generator {
             Generator::Pyramid { .. } => "Pyramid",
             Generator::Grid { .. } => "Grid",
             Generator::Rain { .. } => "Rain",
+            Generator::Chain { .. } => "Chain",
+            Generator::Bridge { .. } => "Bridge",
+            Generator::Ragdoll { .. } => "Ragdoll",
+            Generator::Car { .. } => "Car",
         }
+    }
+
+    /// Whether the generator makes joints.
+    pub fn makes_joints(&self) -> bool {
+        matches!(
+            self,
+            Generator::Chain { .. }
+                | Generator::Bridge { .. }
+                | Generator::Ragdoll { .. }
+                | Generator::Car { .. }
+        )
     }
 
     /// How many bodies the generator makes (saturating, so absurd counts stay
@@ -164,6 +282,10 @@ impl Generator {
             }
             Generator::Grid { columns, rows, .. } => (columns as u64).saturating_mul(rows as u64),
             Generator::Rain { count, .. } => count as u64,
+            Generator::Chain { links, .. } => links as u64,
+            Generator::Bridge { planks, .. } => planks as u64,
+            Generator::Ragdoll { count, .. } => (count as u64).saturating_mul(RAGDOLL_BODIES),
+            Generator::Car { .. } => CAR_BODIES,
         }
     }
 
@@ -256,12 +378,19 @@ impl Generator {
                 check_size("size.1", size.1)?;
                 check("size.1", size.1, size.0, f32::MAX, "at least `size.0`")
             }
+            _ => self.validate_machine(),
         }
     }
 
-    /// Appends the generated bodies to `out`, drawing from `rng`. Call on a
-    /// validated generator.
-    pub fn generate(&self, rng: &mut ChaCha8Rng, out: &mut Vec<BodySpec>) {
+    /// Appends the generated bodies to `out` and their joints to `joints`
+    /// (referring to bodies by index in `out`), drawing from `rng`. Call on
+    /// a validated generator.
+    pub fn generate(
+        &self,
+        rng: &mut ChaCha8Rng,
+        out: &mut Vec<BodySpec>,
+        joints: &mut Vec<JointSpec>,
+    ) {
         match self {
             Generator::Pyramid {
                 base,
@@ -369,6 +498,7 @@ impl Generator {
                     out.push(b);
                 }
             }
+            _ => self.generate_machine(out, joints),
         }
     }
 }

@@ -80,7 +80,7 @@ pub struct ForceMotorSpec {
 /// One joint of a scene. Anchors and axes are world coordinates at the
 /// scene's start; angles are measured from the bodies' starting angles.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(rename = "Joint", deny_unknown_fields)]
 pub enum JointSpec {
     /// A hinge at `anchor`.
     Revolute {
@@ -319,19 +319,6 @@ impl JointSpec {
             | JointSpec::Weld { a, b, .. }
             | JointSpec::Wheel { a, b, .. }
             | JointSpec::Motor { a, b, .. } => (a.as_ref(), b),
-        }
-    }
-
-    /// The ends, to rewrite references (generators shift indices).
-    pub(crate) fn ends_mut(&mut self) -> (&mut Option<BodyRef>, &mut BodyRef) {
-        match self {
-            JointSpec::Revolute { a, b, .. }
-            | JointSpec::Prismatic { a, b, .. }
-            | JointSpec::Distance { a, b, .. }
-            | JointSpec::Rope { a, b, .. }
-            | JointSpec::Weld { a, b, .. }
-            | JointSpec::Wheel { a, b, .. }
-            | JointSpec::Motor { a, b, .. } => (a, b),
         }
     }
 }

@@ -2,6 +2,9 @@
 
 use super::error::{FieldError, SceneError};
 use super::format::Scene;
+use super::generators::Generator;
+use super::joint_spec::JointSpec;
+use super::resolve::{add_joints, check_joints, check_names};
 use super::spec::BodySpec;
 use super::validate::check;
 use super::{BUILTIN, MAX_BODIES};
@@ -26,8 +29,9 @@ impl Scene {
     /// assert_eq!(err.to_string(), "inline: body 0, field `shape.r`: must be > 0 and at most 10000 m, got -1");
     /// ```
     pub fn from_ron_str(text: &str, origin: &str) -> Result<Scene, SceneError> {
-        let scene: Scene =
-            ron::de::from_str(text).map_err(|e| SceneError::from_ron(origin, text, e))?;
+        let scene: Scene = ron_options()
+            .from_str(text)
+            .map_err(|e| SceneError::from_ron(origin, text, e))?;
         scene.validate(origin)?;
         Ok(scene)
     }
@@ -58,7 +62,7 @@ impl Scene {
             .separate_tuple_members(false)
             .depth_limit(2)
             .indentor("  ".to_string());
-        match ron::ser::to_string_pretty(self, config) {
+        match ron_options().to_string_pretty(self, config) {
             // Name the top-level struct, as the shipped files do.
             Ok(s) => format!("Scene{s}\n"),
             // Serializing plain data cannot fail; keep the output well-formed anyway.
@@ -119,6 +123,12 @@ impl Scene {
                 message: e.message,
             })?;
         }
+        if !self.joints.is_empty() || self.generators.iter().any(Generator::makes_joints) {
+            let (bodies, joints) = self.expand();
+            check_joints(origin, &bodies, &joints)?;
+        } else {
+            check_names(origin, &self.bodies)?;
+        }
         Ok(())
     }
 
@@ -139,12 +149,19 @@ impl Scene {
     /// generator's (drawing from one `ChaCha8Rng::seed_from_u64(seed)`). Call on
     /// a validated scene: this does not check the body cap.
     pub fn body_specs(&self) -> Vec<BodySpec> {
-        let mut out = self.bodies.clone();
+        self.expand().0
+    }
+
+    /// Every body and joint the scene makes, in id order: the explicit ones,
+    /// then each generator's. Call on a validated scene.
+    pub fn expand(&self) -> (Vec<BodySpec>, Vec<JointSpec>) {
+        let mut bodies = self.bodies.clone();
+        let mut joints = self.joints.clone();
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         for g in &self.generators {
-            g.generate(&mut rng, &mut out);
+            g.generate(&mut rng, &mut bodies, &mut joints);
         }
-        out
+        (bodies, joints)
     }
 
     /// Builds the world: validates, then adds the explicit bodies in order, then
@@ -166,11 +183,12 @@ impl Scene {
             })?;
         }
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-        let mut specs = Vec::new();
+        let mut specs = self.bodies.clone();
+        let mut joints = self.joints.clone();
         for (index, g) in self.generators.iter().enumerate() {
-            specs.clear();
-            g.generate(&mut rng, &mut specs);
-            for (k, spec) in specs.iter().enumerate() {
+            let first = specs.len();
+            g.generate(&mut rng, &mut specs, &mut joints);
+            for (k, spec) in specs[first..].iter().enumerate() {
                 let fail = |e: String| SceneError::Generator {
                     origin: origin.to_string(),
                     index,
@@ -182,8 +200,15 @@ impl Scene {
                 world.add_body(def).map_err(|e| fail(e.to_string()))?;
             }
         }
+        add_joints(&mut world, origin, &specs, &joints)?;
         Ok(world)
     }
+}
+
+/// RON as scene files use it: an optional field is written as its value
+/// (`limits: (-0.5, 0.5)`), `Some(…)` is accepted too.
+pub(crate) fn ron_options() -> ron::Options {
+    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
 }
 
 /// The RON text of a shipped scene.

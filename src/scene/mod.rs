@@ -37,6 +37,8 @@ mod format;
 mod generators;
 mod joint_spec;
 mod load;
+mod machines;
+mod resolve;
 mod spec;
 mod validate;
 
@@ -45,7 +47,10 @@ pub use error::{FieldError, SceneError};
 pub use format::Scene;
 pub use generators::Generator;
 pub use joint_spec::{BodyRef, ForceMotorSpec, JointSpec, SpringSpec, TorqueMotorSpec};
+pub(crate) use load::ron_options;
 pub use load::{builtin_source, MAX_SUBSTEPS};
+pub use machines::MAX_LINKS;
+pub use resolve::MAX_JOINTS;
 pub use spec::{BodySpec, ShapeKind, ShapeSpec};
 pub use validate::{MAX_DENSITY, MAX_FRICTION, MAX_SPEED};
 
@@ -77,4 +82,9 @@ builtin!(
     "shapes",
     "tumbler",
     "newtons_cradle",
+    "pendulum",
+    "chain",
+    "bridge",
+    "ragdolls",
+    "car",
 );

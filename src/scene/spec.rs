@@ -2,7 +2,7 @@
 //! Everything else in the scene module (validation, generators, the file
 //! schema, loading) builds on these types.
 
-use crate::dynamics::BodyKind;
+use crate::dynamics::{BodyKind, Filter};
 use crate::math::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Body", deny_unknown_fields)]
 pub struct BodySpec {
+    /// A name that joints may use to refer to the body (unique in a scene).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Collision shape.
     pub shape: ShapeSpec,
     /// Static, Dynamic (default) or Kinematic.
@@ -43,6 +46,14 @@ pub struct BodySpec {
     /// Coefficient of restitution (0..=1).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub restitution: f32,
+    /// Collision filter: `(category: 1, mask: 0xFFFFFFFF, group: 0)` by
+    /// default (Box2D's semantics; see [`Filter`]).
+    #[serde(default, skip_serializing_if = "is_default_filter")]
+    pub filter: Filter,
+}
+
+fn is_default_filter(f: &Filter) -> bool {
+    *f == Filter::default()
 }
 
 fn zero_vec() -> Vec2 {
@@ -77,6 +88,7 @@ impl BodySpec {
     /// A dynamic body with the default material.
     pub fn new(shape: ShapeSpec, pos: Vec2) -> BodySpec {
         BodySpec {
+            name: None,
             shape,
             kind: BodyKind::Dynamic,
             pos,
@@ -86,6 +98,7 @@ impl BodySpec {
             density: default_density(),
             friction: default_friction(),
             restitution: 0.0,
+            filter: Filter::default(),
         }
     }
 }

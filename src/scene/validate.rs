@@ -177,7 +177,8 @@ impl BodySpec {
             .angular_velocity(self.angvel)
             .density(self.density)
             .friction(self.friction)
-            .restitution(self.restitution);
+            .restitution(self.restitution)
+            .filter(self.filter);
         // Belt and braces: the world's own check must agree.
         crate::world::validate_body_def(&def)
             .map_err(|e| FieldError::new("body", e.to_string()))?;

@@ -128,6 +128,37 @@ impl World {
         Ok(JointDef::new(a, b, anchor_a, anchor_b, kind))
     }
 
+    /// The joint's anchors in world coordinates (A's, then B's), if the
+    /// handle is live.
+    pub fn joint_anchors(&self, id: JointId) -> Option<(Vec2, Vec2)> {
+        let j = self.joint(id)?;
+        let a = match j.def.body_a {
+            Some(a) => self.body(a)?.transform().apply(j.def.local_anchor_a),
+            None => j.def.local_anchor_a,
+        };
+        let b = self
+            .body(j.def.body_b)?
+            .transform()
+            .apply(j.def.local_anchor_b);
+        Some((a, b))
+    }
+
+    /// The joint with an anchor nearest to `p`, within `radius` (m); ties go
+    /// to the lower slot.
+    pub fn joint_at(&self, p: Vec2, radius: f32) -> Option<JointId> {
+        let mut best: Option<(f32, JointId)> = None;
+        for (id, _) in self.joints() {
+            let Some((a, b)) = self.joint_anchors(id) else {
+                continue;
+            };
+            let d = (a - p).length().min((b - p).length());
+            if d <= radius && best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, id));
+            }
+        }
+        best.map(|(_, id)| id)
+    }
+
     /// Sets or clears the motor of a revolute, prismatic or wheel joint and
     /// wakes its bodies. Returns `false` for a stale id, another kind, or a
     /// motor with a non-finite or negative number.
@@ -393,9 +424,13 @@ impl World {
             }
         }
         for (joint, force, torque) in broken {
+            let Some(def) = self.joint(joint).map(|j| j.def) else {
+                continue;
+            };
             self.remove_joint(joint);
             self.events.push(WorldEvent::JointBroken {
                 joint,
+                def,
                 step,
                 force,
                 torque,

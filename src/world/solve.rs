@@ -189,13 +189,6 @@ impl World {
             for j in &joints {
                 j.solve_position(&mut poses, &joint_params);
             }
-            forest.solve_position(
-                &joints,
-                &bodies,
-                &mut poses,
-                JOINT_MAX_LINEAR,
-                JOINT_MAX_ANGULAR,
-            );
             contact_solver::solve_positions(&constraints, &bodies, &mut poses, &params);
         }
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &poses, &params);

@@ -106,6 +106,7 @@ impl World {
             // Only pairs with a dynamic body can respond; a joint may keep
             // its bodies from colliding.
             if ba.kind != BodyKind::Dynamic && bb.kind != BodyKind::Dynamic
+                || !ba.filter.collides_with(&bb.filter)
                 || self.joined_no_collide(a, b)
             {
                 continue;
@@ -137,11 +138,22 @@ impl World {
         for &(a, b) in self.broadphase.pairs() {
             if contacts.peek() == Some(&(a, b)) {
                 contacts.next();
-            } else if (dynamic(a) || dynamic(b)) && !self.joined_no_collide(a, b) {
+            } else if (dynamic(a) || dynamic(b)) && self.filters_allow(a, b) {
                 return false;
             }
         }
         contacts.next().is_none()
+    }
+
+    /// Whether the filters and joints let two body slots collide.
+    fn filters_allow(&self, a: u32, b: u32) -> bool {
+        let (Some(ba), Some(bb)) = (
+            self.slots[a as usize].body.as_ref(),
+            self.slots[b as usize].body.as_ref(),
+        ) else {
+            return false;
+        };
+        ba.filter.collides_with(&bb.filter) && !self.joined_no_collide(a, b)
     }
 
     /// Stages 3–4: GJK (speculative distance) or EPA (overlap) and the manifold,

@@ -3,7 +3,7 @@
 use super::settings::WorldSettings;
 use crate::broadphase::{SapConfig, SweepAndPrune};
 use crate::dynamics::contact_solver::{ContactBundles, ContactConstraints};
-use crate::dynamics::joint::{Joint, JointConstraint, JointForest};
+use crate::dynamics::joint::{Joint, JointConstraint, JointDef, JointForest};
 use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
@@ -62,6 +62,8 @@ pub enum WorldEvent {
     JointBroken {
         /// The joint (no longer valid).
         joint: JointId,
+        /// What it was.
+        def: JointDef,
         /// Step index at which it broke.
         step: u64,
         /// Its reaction force on body B in that step (N).

@@ -242,34 +242,6 @@ impl JointConstraint {
         e
     }
 
-    /// The rigid rows' position error (the anchors' separation capped at
-    /// `max_linear`, the angle at `max_angular`; unused rows zero).
-    pub fn rigid_position_error(
-        &self,
-        poses: &[SolverPose],
-        max_linear: f32,
-        max_angular: f32,
-    ) -> [f64; 3] {
-        let f = &self.frame;
-        let (qa, qb) = (&poses[f.a as usize], &poses[f.b as usize]);
-        let rows = self.rigid_rows();
-        let mut e = [0.0; 3];
-        if rows.0 {
-            let (ra, rb) = f.anchors(qa, qb);
-            let mut c = f.separation(qa, qb, ra, rb);
-            let len = c.length();
-            if len > max_linear {
-                c *= max_linear / len;
-            }
-            e[0] = c.x as f64;
-            e[1] = c.y as f64;
-        }
-        if rows.1 {
-            e[2] = f.angle(qa, qb).clamp(-max_angular, max_angular) as f64;
-        }
-        e
-    }
-
     /// Applies the forest's impulses on the rigid rows and adds them to the
     /// joint's accumulated impulses.
     pub fn apply_rigid(&mut self, bodies: &mut [SolverBody], poses: &[SolverPose], x: [f64; 3]) {
@@ -288,32 +260,6 @@ impl JointConstraint {
             f.apply_angular(&mut ba, &mut bb, l);
         }
         write_back(bodies, &f, ba, bb);
-    }
-
-    /// Moves the poses by the forest's pseudo-impulses on the rigid rows.
-    pub fn push_rigid(&self, poses: &mut [SolverPose], x: [f64; 3]) {
-        let f = &self.frame;
-        let (mut qa, mut qb) = (poses[f.a as usize], poses[f.b as usize]);
-        let (ra, rb) = f.anchors(&qa, &qb);
-        let rows = self.rigid_rows();
-        if rows.0 {
-            f.push_linear(
-                &mut qa,
-                &mut qb,
-                ra,
-                rb,
-                Vec2::new(x[0] as f32, x[1] as f32),
-            );
-        }
-        if rows.1 {
-            f.push_angular(&mut qa, &mut qb, x[2] as f32);
-        }
-        if f.ma > 0.0 || f.ia > 0.0 {
-            poses[f.a as usize] = qa;
-        }
-        if f.mb > 0.0 || f.ib > 0.0 {
-            poses[f.b as usize] = qb;
-        }
     }
 }
 

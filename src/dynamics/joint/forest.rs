@@ -16,11 +16,13 @@
 //! body) is a tree once static bodies and the world frame, which do not
 //! respond, are left out ("Linear-Time Dynamics using Lagrange Multipliers",
 //! SIGGRAPH 1996). Eliminating each tree from its leaves in a fixed order
-//! gives the impulses that zero the rows' velocity error at once; the same
-//! factorisation of the rows' position error gives the pseudo-impulses that
-//! remove it (a Newton step of the position pass). A joint that would close
-//! a loop between moving bodies stays with the one-at-a-time passes. Every
-//! block is 3×3 (a joint's unused rows are decoupled), in f64.
+//! gives the impulses that zero the rows' velocity error at once, after each
+//! velocity iteration's one-at-a-time pass (which also handles limits,
+//! motors and springs). Positions keep the one-at-a-time NGS pass: an exact
+//! projection there ignores the contacts and fights them (a pile of
+//! ragdolls never slept with it). A joint that would close a loop between
+//! moving bodies stays with the one-at-a-time passes. Every block is 3×3 (a
+//! joint's unused rows are decoupled), in f64.
 
 use super::constraint::JointConstraint;
 use crate::dynamics::solver_body::{SolverBody, SolverPose};
@@ -438,36 +440,6 @@ impl JointForest {
         for (e, x) in self.order.iter().zip(&self.x) {
             if let Node::Joint(j) = e.node {
                 joints[j as usize].apply_rigid(bodies, poses, *x);
-            }
-        }
-    }
-
-    /// Pseudo-impulses that remove the forest's rigid rows' position error
-    /// (each joint's error capped at `max_linear` and `max_angular`).
-    pub fn solve_position(
-        &mut self,
-        joints: &[JointConstraint],
-        bodies: &[SolverBody],
-        poses: &mut [SolverPose],
-        max_linear: f32,
-        max_angular: f32,
-    ) {
-        if self.order.is_empty() || !self.factor(joints, bodies, poses) {
-            return;
-        }
-        self.x.clear();
-        for e in &self.order {
-            self.x.push(match e.node {
-                Node::Body(_) => [0.0; 3],
-                Node::Joint(j) => {
-                    joints[j as usize].rigid_position_error(poses, max_linear, max_angular)
-                }
-            });
-        }
-        self.solve();
-        for (e, x) in self.order.iter().zip(&self.x) {
-            if let Node::Joint(j) = e.node {
-                joints[j as usize].push_rigid(poses, *x);
             }
         }
     }

@@ -2,6 +2,7 @@
 //! shortcuts, turned into actions on the app.
 
 use super::*;
+use minkowski::replay::JointTool;
 
 impl App {
     pub(super) fn handle_input(&mut self, screen: Vec2) {
@@ -72,8 +73,23 @@ impl App {
                     self.gesture = Gesture::Idle;
                 }
             }
+            Gesture::Linking { tool, from } => {
+                if !is_mouse_button_down(MouseButton::Left) {
+                    self.act(Action::Joint {
+                        tool,
+                        a: from,
+                        b: world_pt,
+                    });
+                    self.gesture = Gesture::Idle;
+                }
+            }
             Gesture::Idle => {}
         }
+    }
+
+    /// The joint pick radius: 10 pixels, in metres.
+    fn pick_radius(&self) -> f32 {
+        10.0 / self.cam.scale.max(1e-3)
     }
 
     pub(super) fn set_tool(&mut self, t: Tool) {
@@ -117,6 +133,26 @@ impl App {
                 }
             }
             Tool::Throw => self.gesture = Gesture::Throwing { from: at },
+            Tool::Pin => self.act(Action::Joint {
+                tool: JointTool::Pin,
+                a: at,
+                b: at,
+            }),
+            Tool::Motor => {
+                let radius = self.pick_radius();
+                if self.world.joint_at(at, radius).is_some() {
+                    self.act(Action::ToggleMotor { at, radius });
+                }
+            }
+            t if t.joint_tool().is_some() => {
+                if let Some(tool) = t.joint_tool() {
+                    self.gesture = Gesture::Linking { tool, from: at };
+                }
+            }
+            Tool::Delete if self.world.joint_at(at, self.pick_radius()).is_some() => {
+                let radius = self.pick_radius();
+                self.act(Action::CutJoint { at, radius });
+            }
             Tool::Delete => {
                 if let Some(id) = self.world.body_at(at) {
                     if self.inspector.is_some_and(|i| i.a == id || i.b == id) {
