@@ -412,3 +412,57 @@ fn bench_json_lines() {
     assert!(stdout(&o).starts_with("stack "), "{}", stdout(&o));
     assert!(stdout(&o).contains("steps/s"));
 }
+
+#[test]
+fn run_json_reports_joints_and_breaks() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join("cli_breaking.ron");
+    // A 1 kg box (0.5 × 0.5 m, density 4) on a hinge that holds 15 N, and a
+    // heavy one on a hinge that holds 15 N too: the second breaks at once.
+    std::fs::write(
+        &path,
+        r#"Scene(
+  bodies: [
+    (name: "light", shape: Rect(hx: 0.25, hy: 0.25), pos: (0.0, 4.0), density: 4.0),
+    (name: "heavy", shape: Rect(hx: 0.25, hy: 0.25), pos: (3.0, 4.0), density: 40.0),
+  ],
+  joints: [
+    Revolute(b: "light", anchor: (0.0, 4.25), break_force: 15.0),
+    Revolute(b: "heavy", anchor: (3.0, 4.25), break_force: 15.0),
+  ],
+)"#,
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let o = minkowski(&["run", p, "--steps", "30", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = parse_json(stdout(&o).trim_end());
+    assert_eq!(v.keys(), vec!["bodies", "hash", "joints", "scene", "steps"]);
+    let joints = v.get("joints").arr();
+    assert_eq!(joints.len(), 2);
+    let (kept, broke) = (&joints[0], &joints[1]);
+    assert_eq!(
+        kept.keys(),
+        vec!["a", "b", "broken", "force", "id", "kind", "torque"]
+    );
+    assert_eq!(kept.get("kind").str(), "revolute");
+    assert!(matches!(kept.get("a"), Json::Null), "A is the world");
+    assert_eq!(kept.get("b").num(), 0.0);
+    assert!(matches!(kept.get("broken"), Json::Bool(false)));
+    // The light box hangs still: the hinge carries its weight, 10 N.
+    let f = kept.get("force").arr();
+    assert!((f[1].num() - 10.0).abs() < 0.05, "{}", f[1].num());
+    assert_eq!(broke.get("b").num(), 1.0);
+    assert!(matches!(broke.get("broken"), Json::Bool(true)));
+    assert!(broke.get("force").arr()[1].num() > 15.0);
+    // The text form says so too.
+    let o = minkowski(&["run", p, "--steps", "30"]);
+    assert!(
+        stdout(&o).contains("revolute joint 1 broke"),
+        "{}",
+        stdout(&o)
+    );
+    // And `check` counts the joints.
+    let o = minkowski(&["check", p]);
+    assert!(stdout(&o).contains(", 2 joints"), "{}", stdout(&o));
+}

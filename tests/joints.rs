@@ -342,3 +342,134 @@ fn bad_joints_are_refused() {
     );
     assert_eq!(w.joint_count(), 0);
 }
+
+#[test]
+fn a_pile_of_ragdolls_sleeps() {
+    let scene = minkowski::scene::Scene::builtin("ragdolls").unwrap();
+    let mut w = scene.build().unwrap();
+    assert_eq!(w.joint_count(), 108);
+    let mut asleep_at = None;
+    for k in 0..1200 {
+        w.step();
+        if w.awake_count() == 0 {
+            asleep_at = Some(k + 1);
+            break;
+        }
+    }
+    let steps = asleep_at.expect("the pile is still awake after 20 s");
+    println!("ragdolls asleep after {:.1} s", steps as f32 / 60.0);
+    // Nothing fell through the floor or out of the pit.
+    for (_, b) in w.bodies().filter(|(_, b)| b.kind() == BodyKind::Dynamic) {
+        let p = b.position();
+        assert!(p.y > -0.2 && p.x.abs() < 4.0, "a body at {p}");
+    }
+}
+
+#[test]
+fn jointed_bodies_collide_only_when_asked() {
+    for collide in [false, true] {
+        let mut w = world();
+        let a = w
+            .add_body(BodyDef::new(Shape::rect(1.0, 0.2), Vec2::ZERO).kind(BodyKind::Static))
+            .unwrap();
+        // A box hinged at the top of the bar, resting on it.
+        let b = w
+            .add_body(BodyDef::new(Shape::rect(0.3, 0.3), Vec2::new(0.0, 0.45)))
+            .unwrap();
+        let def = w
+            .joint_def(
+                Some(a),
+                b,
+                Vec2::new(0.6, 0.2),
+                Vec2::new(0.6, 0.2),
+                revolute(),
+            )
+            .unwrap()
+            .collide_connected(collide);
+        w.add_joint(def).unwrap();
+        let mut lowest = f32::INFINITY;
+        let mut touched = false;
+        for _ in 0..120 {
+            w.step();
+            lowest = lowest.min(w.body(b).unwrap().position().y);
+            touched |= w.contacts().any(|c| c.manifold.count > 0);
+        }
+        assert_eq!(touched, collide, "collide_connected = {collide}");
+        // Without contact the box swings down through the bar about the
+        // hinge; with it, it rests on the bar.
+        if collide {
+            assert!(lowest > 0.4, "rests on the bar: {lowest}");
+        } else {
+            assert!(lowest < -0.3, "swings through the bar: {lowest}");
+        }
+    }
+}
+
+#[test]
+fn filters_follow_box2d_rules() {
+    use minkowski::dynamics::Filter;
+    let drop = |fa: Filter, fb: Filter| -> bool {
+        let mut w = world();
+        w.add_body(
+            BodyDef::new(Shape::rect(5.0, 0.5), Vec2::new(0.0, -0.5))
+                .kind(BodyKind::Static)
+                .filter(fa),
+        )
+        .unwrap();
+        let ball = w
+            .add_body(BodyDef::new(Shape::circle(0.5), Vec2::new(0.0, 1.0)).filter(fb))
+            .unwrap();
+        for _ in 0..120 {
+            w.step();
+        }
+        w.body(ball).unwrap().position().y > 0.0
+    };
+    let all = Filter::default();
+    assert!(drop(all, all), "default filters collide");
+    let a = Filter {
+        category: 0b01,
+        mask: 0b01,
+        group: 0,
+    };
+    let b = Filter {
+        category: 0b10,
+        mask: u32::MAX,
+        group: 0,
+    };
+    assert!(!drop(a, b), "B's category is not in A's mask");
+    let never = Filter {
+        group: -3,
+        ..Filter::default()
+    };
+    assert!(
+        !drop(never, never),
+        "the same negative group never collides"
+    );
+    let always = Filter {
+        category: 0b01,
+        mask: 0,
+        group: 4,
+    };
+    assert!(
+        drop(always, always),
+        "the same positive group always collides"
+    );
+}
+
+#[test]
+fn kinematic_bodies_turn() {
+    let mut w = world();
+    let paddle = w
+        .add_body(
+            BodyDef::new(Shape::rect(2.0, 0.1), Vec2::new(1.0, 2.0))
+                .kind(BodyKind::Kinematic)
+                .angular_velocity(0.5),
+        )
+        .unwrap();
+    for _ in 0..120 {
+        w.step();
+    }
+    let b = w.body(paddle).unwrap();
+    assert!((b.angle() - 1.0).abs() < 1e-4, "angle {}", b.angle());
+    assert!((b.position() - Vec2::new(1.0, 2.0)).length() < 1e-4);
+}

@@ -343,3 +343,104 @@ fn small_recording() -> Recording {
     }
     rec.finish()
 }
+
+/// A session with every joint tool on the stack scene: pin, hinge, rope,
+/// spring, weld, a motor switched on and off, and a joint cut.
+#[test]
+fn joint_tools_replay_exactly() {
+    use minkowski::replay::JointTool;
+    let scene = Scene::builtin("stack").expect("shipped");
+    let mut world = scene.build().expect("builds");
+    let boxes: Vec<Vec2> = world
+        .bodies()
+        .filter(|(_, b)| b.kind() == minkowski::BodyKind::Dynamic)
+        .map(|(_, b)| b.position())
+        .collect();
+    assert!(boxes.len() >= 6);
+    let (p0, p1, p2, p3, p4) = (boxes[0], boxes[1], boxes[2], boxes[3], boxes[5]);
+    let script: Vec<(u64, InputEvent)> = vec![
+        (
+            5,
+            InputEvent::Joint {
+                tool: JointTool::Pin,
+                a: p0,
+                b: p0,
+            },
+        ),
+        (
+            10,
+            InputEvent::Joint {
+                tool: JointTool::Hinge,
+                a: p1,
+                b: p2,
+            },
+        ),
+        (
+            15,
+            InputEvent::Joint {
+                tool: JointTool::Rope,
+                a: Vec2::new(0.0, 14.0),
+                b: p3,
+            },
+        ),
+        (
+            20,
+            InputEvent::Joint {
+                tool: JointTool::Spring,
+                a: p4,
+                b: p2 + Vec2::new(0.1, 0.0),
+            },
+        ),
+        (
+            25,
+            InputEvent::Joint {
+                tool: JointTool::Weld,
+                a: p3,
+                b: p4,
+            },
+        ),
+        (
+            30,
+            InputEvent::ToggleMotor {
+                at: p0,
+                radius: 0.3,
+            },
+        ),
+        (
+            90,
+            InputEvent::ToggleMotor {
+                at: p0,
+                radius: 0.3,
+            },
+        ),
+        (
+            120,
+            InputEvent::CutJoint {
+                at: p2,
+                radius: 0.3,
+            },
+        ),
+    ];
+    let mut rec = Recorder::new(scene);
+    let mut next = 0;
+    let mut most = 0;
+    for _ in 0..240 {
+        while next < script.len() && script[next].0 == world.step_index() {
+            apply_input(&mut world, &script[next].1);
+            rec.record(world.step_index(), script[next].1.clone());
+            next += 1;
+        }
+        world.step();
+        rec.after_step(&world);
+        most = most.max(world.joint_count());
+    }
+    assert_eq!(most, 5, "every tool made its joint");
+    assert_eq!(world.joint_count(), 4, "one joint was cut");
+    let rec = rec.finish();
+    assert_eq!(rec.verify(), Ok(240));
+    let path = tmp("joint_tools.replay.ron");
+    rec.save(&path).expect("save");
+    let loaded = Recording::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(loaded, rec);
+    assert_eq!(loaded.verify(), Ok(240));
+}
