@@ -207,6 +207,7 @@ fn kind_of(s: &ShapeSpec) -> ShapeKind {
         ShapeSpec::Polygon(_) => ShapeKind::Polygon,
         ShapeSpec::Ellipse { .. } => ShapeKind::Ellipse,
         ShapeSpec::Capsule { .. } => ShapeKind::Capsule,
+        ShapeSpec::Concave(_) => ShapeKind::Polygon,
     }
 }
 

@@ -4,7 +4,7 @@ use super::filter::Filter;
 use super::material::Material;
 use crate::math::Aabb;
 use crate::math::{Iso, Rot, Vec2};
-use crate::shape::Shape;
+use crate::shape::{MassProperties, Shape};
 use serde::{Deserialize, Serialize};
 
 /// How a body takes part in the simulation.
@@ -30,8 +30,9 @@ pub enum BodyKind {
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BodyDef {
-    /// Collision shape, in the body frame.
-    pub shape: Shape,
+    /// The shapes (at least one), each placed in the body frame with its own
+    /// material and filter.
+    pub shapes: Vec<ShapeDef>,
     /// Static, dynamic or kinematic.
     pub kind: BodyKind,
     /// Position of the body origin (m).
@@ -42,40 +43,82 @@ pub struct BodyDef {
     pub linear_velocity: Vec2,
     /// Angular velocity (rad/s).
     pub angular_velocity: f32,
-    /// Density, friction, restitution.
-    pub material: Material,
     /// Linear damping (1/s): velocity decays as `v / (1 + h·c)` per substep.
     pub linear_damping: f32,
     /// Angular damping (1/s).
     pub angular_damping: f32,
     /// Multiplier on world gravity.
     pub gravity_scale: f32,
-    /// Which bodies it collides with.
+}
+
+/// One shape of a body: where it sits in the body frame, what it is made of
+/// and what it collides with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShapeDef {
+    /// The shape, in its own frame.
+    pub shape: Shape,
+    /// Its frame's origin in the body frame (m).
+    pub offset: Vec2,
+    /// Its frame's rotation in the body frame (rad).
+    pub angle: f32,
+    /// Density, friction, restitution.
+    pub material: Material,
+    /// Which shapes it collides with.
     #[serde(default)]
     pub filter: Filter,
 }
 
-impl BodyDef {
-    /// A dynamic body with default material at `position`.
-    pub fn new(shape: Shape, position: Vec2) -> BodyDef {
-        BodyDef {
+impl ShapeDef {
+    /// The shape at the body origin, default material and filter.
+    pub fn new(shape: Shape) -> ShapeDef {
+        ShapeDef {
             shape,
+            offset: Vec2::ZERO,
+            angle: 0.0,
+            material: Material::default(),
+            filter: Filter::default(),
+        }
+    }
+
+    /// Places the shape in the body frame.
+    pub fn at(mut self, offset: Vec2, angle: f32) -> ShapeDef {
+        self.offset = offset;
+        self.angle = angle;
+        self
+    }
+
+    /// The shape's pose in the body frame.
+    pub fn local(&self) -> Iso {
+        Iso::new(self.offset, self.angle)
+    }
+}
+
+impl BodyDef {
+    /// A dynamic body of one shape, with default material, at `position`.
+    pub fn new(shape: Shape, position: Vec2) -> BodyDef {
+        BodyDef::compound(vec![ShapeDef::new(shape)], position)
+    }
+
+    /// A dynamic body of several shapes at `position`.
+    pub fn compound(shapes: Vec<ShapeDef>, position: Vec2) -> BodyDef {
+        BodyDef {
+            shapes,
             kind: BodyKind::Dynamic,
             position,
             angle: 0.0,
             linear_velocity: Vec2::ZERO,
             angular_velocity: 0.0,
-            material: Material::default(),
             linear_damping: 0.0,
             angular_damping: 0.0,
             gravity_scale: 1.0,
-            filter: Filter::default(),
         }
     }
 
-    /// Sets the collision filter.
+    /// Sets every shape's collision filter.
     pub fn filter(mut self, filter: Filter) -> Self {
-        self.filter = filter;
+        for s in &mut self.shapes {
+            s.filter = filter;
+        }
         self
     }
     /// Sets the kind.
@@ -98,24 +141,32 @@ impl BodyDef {
         self.angular_velocity = w;
         self
     }
-    /// Sets the whole material.
+    /// Sets every shape's material.
     pub fn material(mut self, m: Material) -> Self {
-        self.material = m;
+        for s in &mut self.shapes {
+            s.material = m;
+        }
         self
     }
-    /// Sets the density (kg/m²).
+    /// Sets every shape's density (kg/m²).
     pub fn density(mut self, d: f32) -> Self {
-        self.material.density = d;
+        for s in &mut self.shapes {
+            s.material.density = d;
+        }
         self
     }
-    /// Sets the friction coefficient.
+    /// Sets every shape's friction coefficient.
     pub fn friction(mut self, f: f32) -> Self {
-        self.material.friction = f;
+        for s in &mut self.shapes {
+            s.material.friction = f;
+        }
         self
     }
-    /// Sets the restitution.
+    /// Sets every shape's restitution.
     pub fn restitution(mut self, e: f32) -> Self {
-        self.material.restitution = e;
+        for s in &mut self.shapes {
+            s.material.restitution = e;
+        }
         self
     }
     /// Sets linear and angular damping (1/s).
@@ -134,9 +185,9 @@ impl BodyDef {
 /// A rigid body owned by a [`crate::World`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Body {
-    pub(crate) shape: Shape,
+    /// The shapes, at least one.
+    pub(crate) colliders: Vec<Collider>,
     pub(crate) kind: BodyKind,
-    pub(crate) material: Material,
     /// Pose of the body origin.
     pub(crate) xf: Iso,
     /// World centre of mass.
@@ -159,17 +210,101 @@ pub struct Body {
     pub(crate) sleep_island: u32,
     /// Frozen after a numerical failure: takes no further part in the step.
     pub(crate) frozen: bool,
+    /// Union of the shapes' tight boxes.
     pub(crate) aabb: Aabb,
-    #[serde(default)]
-    pub(crate) filter: Filter,
     /// Farthest reach of the shape from the centre of mass (m).
     pub(crate) extent: f32,
 }
 
+/// One shape of a body, as the world keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Collider {
+    pub(crate) shape: Shape,
+    /// Pose in the body frame.
+    pub(crate) local: Iso,
+    /// `local` is the identity: the shape's pose is the body's, exactly.
+    pub(crate) at_origin: bool,
+    pub(crate) material: Material,
+    pub(crate) filter: Filter,
+    /// Tight box at the current pose.
+    pub(crate) aabb: Aabb,
+    /// Broadphase proxy.
+    pub(crate) proxy: u32,
+}
+
+impl Collider {
+    /// The shape.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+    /// Pose in the body frame.
+    pub fn local(&self) -> Iso {
+        self.local
+    }
+    /// The material.
+    pub fn material(&self) -> &Material {
+        &self.material
+    }
+    /// The collision filter.
+    pub fn filter(&self) -> &Filter {
+        &self.filter
+    }
+    /// How far the shape reaches from the body origin (m): its bounding
+    /// radius, plus its offset.
+    #[inline]
+    pub fn reach(&self) -> f32 {
+        if self.at_origin {
+            self.shape.bounding_radius()
+        } else {
+            self.shape.bounding_radius() + self.local.translation.length()
+        }
+    }
+
+    /// The shape's world pose for a body at `body`.
+    #[inline]
+    pub fn pose(&self, body: &Iso) -> Iso {
+        if self.at_origin {
+            *body
+        } else {
+            body.mul(&self.local)
+        }
+    }
+}
+
 impl Body {
     pub(crate) fn from_def(def: &BodyDef) -> Body {
-        let mp = def.shape.mass_properties(def.material.density);
         let xf = Iso::new(def.position, def.angle);
+        let colliders: Vec<Collider> = def
+            .shapes
+            .iter()
+            .map(|s| {
+                let local = s.local();
+                let at_origin = s.offset == Vec2::ZERO && s.angle == 0.0;
+                let c = Collider {
+                    shape: s.shape.clone(),
+                    local: if at_origin { Iso::IDENTITY } else { local },
+                    at_origin,
+                    material: s.material,
+                    filter: s.filter,
+                    aabb: Aabb::default(),
+                    proxy: u32::MAX,
+                };
+                Collider {
+                    aabb: c.shape.aabb(&c.pose(&xf)),
+                    ..c
+                }
+            })
+            .collect();
+        // One shape at the origin keeps the single-shape arithmetic exactly.
+        let mp = match colliders.as_slice() {
+            [c] if c.at_origin => c.shape.mass_properties(c.material.density),
+            _ => MassProperties::combine(
+                &colliders
+                    .iter()
+                    .map(|c| (c.shape.mass_properties(c.material.density), c.local))
+                    .collect::<Vec<_>>(),
+            ),
+        };
         let dynamic = def.kind == BodyKind::Dynamic;
         let (mass, inertia) = if dynamic {
             (mp.mass, mp.inertia)
@@ -186,11 +321,20 @@ impl Body {
         } else {
             (v, def.angular_velocity)
         };
+        let extent = match colliders.as_slice() {
+            [c] if c.at_origin => c.shape.bounding_radius() + mp.centroid.length(),
+            _ => colliders
+                .iter()
+                .map(|c| {
+                    c.shape.bounding_radius() + (c.local.apply(Vec2::ZERO) - mp.centroid).length()
+                })
+                .fold(0.0, f32::max),
+        };
+        let aabb = union(&colliders);
         Body {
-            aabb: def.shape.aabb(&xf),
-            shape: def.shape.clone(),
+            aabb,
+            colliders,
             kind: def.kind,
-            material: def.material,
             xf,
             center,
             local_center: mp.centroid,
@@ -207,27 +351,39 @@ impl Body {
             sleep_time: 0.0,
             sleep_island: u32::MAX,
             frozen: false,
-            filter: def.filter,
-            extent: def.shape.bounding_radius() + mp.centroid.length(),
+            extent,
         }
     }
 
-    /// The collision shape.
-    pub fn shape(&self) -> &Shape {
-        &self.shape
+    /// Recomputes the shapes' tight boxes at the current pose.
+    pub(crate) fn update_aabbs(&mut self) {
+        for c in &mut self.colliders {
+            c.aabb = c.shape.aabb(&c.pose(&self.xf));
+        }
+        self.aabb = union(&self.colliders);
     }
-    /// The collision filter.
+
+    /// The shapes.
+    pub fn colliders(&self) -> &[Collider] {
+        &self.colliders
+    }
+
+    /// The first shape (the only one of a single-shape body).
+    pub fn shape(&self) -> &Shape {
+        &self.colliders[0].shape
+    }
+    /// The first shape's collision filter.
     pub fn filter(&self) -> &Filter {
-        &self.filter
+        &self.colliders[0].filter
     }
 
     /// Static, dynamic or kinematic.
     pub fn kind(&self) -> BodyKind {
         self.kind
     }
-    /// The material.
+    /// The first shape's material.
     pub fn material(&self) -> &Material {
-        &self.material
+        &self.colliders[0].material
     }
     /// Pose of the body origin.
     pub fn transform(&self) -> Iso {
@@ -277,7 +433,7 @@ impl Body {
     pub fn is_frozen(&self) -> bool {
         self.frozen
     }
-    /// Tight bounding box at the current pose.
+    /// Tight bounding box of all the shapes at the current pose.
     pub fn aabb(&self) -> Aabb {
         self.aabb
     }
@@ -299,4 +455,11 @@ impl Body {
     pub(crate) fn sync_transform(&mut self) {
         self.xf.translation = self.center - self.xf.rot.apply(self.local_center);
     }
+}
+
+/// The union of the colliders' boxes (the first box for one collider).
+fn union(colliders: &[Collider]) -> Aabb {
+    let mut it = colliders.iter().map(|c| c.aabb);
+    let first = it.next().unwrap_or_default();
+    it.fold(first, |a, b| a.union(&b))
 }

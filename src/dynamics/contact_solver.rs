@@ -208,7 +208,7 @@ impl ContactConstraints {
         friction: f32,
         restitution: f32,
         gravity: Vec2,
-        rolling_resistance: f32,
+        rolling_arm: f32,
     ) {
         let n = m.normal;
         let t = Vec2::new(n.y, -n.x);
@@ -273,11 +273,7 @@ impl ContactConstraints {
         }
         let ii = sa.inv_inertia + sb.inv_inertia;
         let rolling_arm = if m.count == 1 && ii > 0.0 {
-            rolling_resistance
-                * body_a
-                    .shape
-                    .bounding_radius()
-                    .min(body_b.shape.bounding_radius())
+            rolling_arm
         } else {
             0.0
         };

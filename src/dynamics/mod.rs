@@ -13,7 +13,7 @@ pub(crate) mod simd;
 pub(crate) mod sleep;
 pub(crate) mod solver_body;
 
-pub use body::{Body, BodyDef, BodyKind};
+pub use body::{Body, BodyDef, BodyKind, Collider, ShapeDef};
 pub use drag::DragJoint;
 pub use filter::Filter;
 pub use id::{BodyId, JointId};

@@ -116,30 +116,36 @@ pub fn body(cam: &Camera, body: &Body, selected: bool) {
     let xf = body.transform();
     let base = body_color(body);
     // Level of detail: a body a few pixels across is drawn as a dot.
-    let r_px = body.shape().bounding_radius() * cam.scale;
+    let r_px = match body.colliders() {
+        [c] => c.shape().bounding_radius() * cam.scale,
+        _ => 0.5 * (body.aabb().max - body.aabb().min).length() * cam.scale,
+    };
     if r_px < 2.5 && !selected {
         let c = cam.to_screen(body.center_of_mass());
         let h = r_px.max(0.75);
         draw_rectangle(c.x - h, c.y - h, 2.0 * h, 2.0 * h, shade(base, 0.1));
         return;
     }
-    let pts: Vec<Vec2> = outline(body.shape(), &xf, cam.scale)
-        .into_iter()
-        .map(|p| cam.to_screen(p))
-        .collect();
     let fill = with_alpha(shade(base, -0.35), 0.85);
     let edge = if selected {
         theme::SELECTED
     } else {
         shade(base, 0.25)
     };
-    // Fan from the centroid of the outline (convex shapes: always inside).
-    let c = pts.iter().copied().sum::<Vec2>() / pts.len().max(1) as f32;
-    for i in 0..pts.len() {
-        draw_triangle(c, pts[i], pts[(i + 1) % pts.len()], fill);
-    }
     let thickness = if selected { 3.0 } else { 1.5 };
-    stroke_closed(&pts, thickness, edge);
+    // Every shape (a compound's pieces each filled and outlined).
+    for collider in body.colliders() {
+        let pts: Vec<Vec2> = outline(collider.shape(), &collider.pose(&xf), cam.scale)
+            .into_iter()
+            .map(|p| cam.to_screen(p))
+            .collect();
+        // Fan from the centroid of the outline (convex shapes: always inside).
+        let c = pts.iter().copied().sum::<Vec2>() / pts.len().max(1) as f32;
+        for i in 0..pts.len() {
+            draw_triangle(c, pts[i], pts[(i + 1) % pts.len()], fill);
+        }
+        stroke_closed(&pts, thickness, edge);
+    }
     // Rotation mark: from the centre of mass to the boundary along local +x.
     let lc = xf.apply_inv(body.center_of_mass());
     let reach = match body.shape() {

@@ -333,7 +333,7 @@ impl Generator {
                 friction,
                 restitution,
             } => {
-                shape.to_shape().map_err(shape_field_error)?;
+                shape.to_shapes().map_err(shape_field_error)?;
                 at_least_one("columns", *columns)?;
                 at_least_one("rows", *rows)?;
                 check_pos("origin", *origin)?;

@@ -51,7 +51,7 @@ pub(crate) use load::ron_options;
 pub use load::{builtin_source, MAX_SUBSTEPS};
 pub use machines::MAX_LINKS;
 pub use resolve::MAX_JOINTS;
-pub use spec::{BodySpec, ShapeKind, ShapeSpec};
+pub use spec::{BodySpec, PartSpec, ShapeKind, ShapeSpec};
 pub use validate::{MAX_DENSITY, MAX_FRICTION, MAX_SPEED};
 
 /// Most bodies a scene may make, explicit and generated together.

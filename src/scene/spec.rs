@@ -50,6 +50,9 @@ pub struct BodySpec {
     /// default (Box2D's semantics; see [`Filter`]).
     #[serde(default, skip_serializing_if = "is_default_filter")]
     pub filter: Filter,
+    /// More shapes, making a compound body.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shapes: Vec<PartSpec>,
 }
 
 fn is_default_filter(f: &Filter) -> bool {
@@ -99,6 +102,7 @@ impl BodySpec {
             friction: default_friction(),
             restitution: 0.0,
             filter: Filter::default(),
+            shapes: Vec::new(),
         }
     }
 }
@@ -135,6 +139,37 @@ pub enum ShapeSpec {
         /// Rounding radius (m).
         r: f32,
     },
+    /// A simple polygon outline, convex or not (either winding, at most 256
+    /// vertices): cut into convex pieces, each a shape of the body. An
+    /// outline whose edges cross is refused, naming the two edges.
+    Concave(Vec<Vec2>),
+}
+
+/// One more shape of a compound body, placed in the body frame, with its own
+/// material and filter (each defaulting to the body's).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Part", deny_unknown_fields)]
+pub struct PartSpec {
+    /// The shape.
+    pub shape: ShapeSpec,
+    /// Its origin in the body frame (m).
+    #[serde(default = "zero_vec", skip_serializing_if = "is_zero_vec")]
+    pub offset: Vec2,
+    /// Its rotation in the body frame (rad).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub angle: f32,
+    /// Density (kg/m²); default the body's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub density: Option<f32>,
+    /// Friction; default the body's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub friction: Option<f32>,
+    /// Restitution; default the body's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restitution: Option<f32>,
+    /// Collision filter; default the body's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<Filter>,
 }
 
 /// A shape kind without its sizes, as listed by the `Rain` generator.

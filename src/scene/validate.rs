@@ -4,6 +4,7 @@
 
 use super::error::FieldError;
 use super::spec::{BodySpec, ShapeSpec};
+use crate::dynamics::ShapeDef;
 use crate::math::Vec2;
 use crate::shape::{Shape, ShapeError, MAX_COORDINATE};
 use crate::world::MAX_POSITION;
@@ -133,6 +134,24 @@ impl ShapeSpec {
                 dim("half_height", *half_height)?,
                 dim("r", *r)?,
             )),
+            ShapeSpec::Concave(points) => {
+                let mut pieces = crate::shape::decompose(points)?;
+                match pieces.len() {
+                    1 => Ok(Shape::Polygon(pieces.remove(0))),
+                    n => Err(ShapeError::Concave { pieces: n }),
+                }
+            }
+        }
+    }
+
+    /// The shapes: one, or a concave outline's convex pieces.
+    pub fn to_shapes(&self) -> Result<Vec<Shape>, ShapeError> {
+        match self {
+            ShapeSpec::Concave(points) => Ok(crate::shape::decompose(points)?
+                .into_iter()
+                .map(Shape::Polygon)
+                .collect()),
+            other => Ok(vec![other.to_shape()?]),
         }
     }
 
@@ -144,6 +163,7 @@ impl ShapeSpec {
             ShapeSpec::Polygon(_) => "Polygon",
             ShapeSpec::Ellipse { .. } => "Ellipse",
             ShapeSpec::Capsule { .. } => "Capsule",
+            ShapeSpec::Concave(_) => "Concave",
         }
     }
 }
@@ -156,7 +176,7 @@ impl BodySpec {
 
     /// Validates the spec and turns it into a world body definition.
     pub fn to_def(&self) -> Result<crate::BodyDef, FieldError> {
-        let shape = self.shape.to_shape().map_err(shape_field_error)?;
+        let shapes = self.shape.to_shapes().map_err(shape_field_error)?;
         check_pos("pos", self.pos)?;
         check("angle", self.angle, -1.0e4, 1.0e4, "within ±10000 rad")?;
         let speed = "within ±10000 m/s";
@@ -170,15 +190,63 @@ impl BodySpec {
             "within ±10000 rad/s",
         )?;
         check_material(self.density, self.friction, self.restitution)?;
-        let def = crate::BodyDef::new(shape, self.pos)
+        let material = crate::Material {
+            density: self.density,
+            friction: self.friction,
+            restitution: self.restitution,
+        };
+        let mut defs: Vec<ShapeDef> = shapes
+            .into_iter()
+            .map(|s| ShapeDef {
+                material,
+                filter: self.filter,
+                ..ShapeDef::new(s)
+            })
+            .collect();
+        for (k, part) in self.shapes.iter().enumerate() {
+            let field = |f: &str| format!("shapes[{k}].{f}");
+            let pieces = part
+                .shape
+                .to_shapes()
+                .map_err(|e| FieldError::new(field("shape"), e.to_string()))?;
+            check_pos(&field("offset"), part.offset)?;
+            check(
+                &field("angle"),
+                part.angle,
+                -1.0e4,
+                1.0e4,
+                "within ±10000 rad",
+            )?;
+            let m = crate::Material {
+                density: part.density.unwrap_or(self.density),
+                friction: part.friction.unwrap_or(self.friction),
+                restitution: part.restitution.unwrap_or(self.restitution),
+            };
+            check_material(m.density, m.friction, m.restitution)
+                .map_err(|e| FieldError::new(field(&e.field), e.message))?;
+            for s in pieces {
+                defs.push(ShapeDef {
+                    material: m,
+                    filter: part.filter.unwrap_or(self.filter),
+                    ..ShapeDef::new(s).at(part.offset, part.angle)
+                });
+            }
+        }
+        if defs.len() > crate::world::MAX_SHAPES {
+            return Err(FieldError::new(
+                "shapes",
+                format!(
+                    "the body has {} shapes; at most {} are allowed",
+                    defs.len(),
+                    crate::world::MAX_SHAPES
+                ),
+            ));
+        }
+        let def = crate::BodyDef::compound(defs, self.pos)
             .kind(self.kind)
             .angle(self.angle)
             .velocity(self.vel)
-            .angular_velocity(self.angvel)
-            .density(self.density)
-            .friction(self.friction)
-            .restitution(self.restitution)
-            .filter(self.filter);
+            .angular_velocity(self.angvel);
         // Belt and braces: the world's own check must agree.
         crate::world::validate_body_def(&def)
             .map_err(|e| FieldError::new("body", e.to_string()))?;

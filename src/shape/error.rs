@@ -42,6 +42,12 @@ pub enum ShapeError {
         /// Index of the earlier vertex it repeats.
         other: usize,
     },
+    /// A concave outline where one convex shape is needed.
+    #[error("the outline is concave ({pieces} convex pieces); give it as a body's shape or part")]
+    Concave {
+        /// Convex pieces it makes.
+        pieces: usize,
+    },
     /// The polygon encloses no area (all points collinear).
     #[error("the polygon has zero area (its vertices are collinear)")]
     ZeroArea,
@@ -65,7 +71,7 @@ pub enum ShapeError {
     /// Two edges of an outline cross or touch; edge `i` runs from vertex `i`
     /// to vertex `i + 1` (input order).
     #[error(
-        "the outline crosses itself: edge {edge_a} (vertices {edge_a}→next) meets edge {edge_b}"
+        "the outline crosses itself: edge {edge_a} (from vertex {edge_a}) meets edge {edge_b} (from vertex {edge_b})"
     )]
     CrossingEdges {
         /// The first edge.

@@ -5,11 +5,11 @@ mod settings;
 mod solve;
 mod step;
 mod timer;
+mod validate;
 #[allow(clippy::module_inception)]
 mod world;
 
 pub use crate::dynamics::BodyId;
 pub use settings::{WorldSettings, DEFAULT_SUBSTEPS};
-pub use world::{
-    validate_body_def, BodyError, ContactView, StepTimings, World, WorldEvent, MAX_POSITION,
-};
+pub use validate::{validate_body_def, BodyError, MAX_POSITION, MAX_SHAPES};
+pub use world::{ContactView, StepTimings, World, WorldEvent};

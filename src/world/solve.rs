@@ -88,8 +88,8 @@ impl World {
                 continue;
             }
             let (ba, bb) = (
-                self.slots[c.a as usize].body.as_ref(),
-                self.slots[c.b as usize].body.as_ref(),
+                self.slots[c.body_a as usize].body.as_ref(),
+                self.slots[c.body_b as usize].body.as_ref(),
             );
             let (Some(ba), Some(bb)) = (ba, bb) else {
                 continue;
@@ -99,20 +99,27 @@ impl World {
             if !(active(ba) || active(bb)) || ba.frozen || bb.frozen {
                 continue;
             }
+            // The rolling resistance's lever: the smaller shape's radius.
+            let radius = |b: &crate::dynamics::Body, child: u32| {
+                b.colliders
+                    .get(child as usize)
+                    .map_or(0.0, |c| c.shape.bounding_radius())
+            };
+            let (ra, rb) = (radius(ba, c.child_a), radius(bb, c.child_b));
             block.push(
                 k as u32,
-                c.a,
-                c.b,
+                c.body_a,
+                c.body_b,
                 ba,
                 bb,
-                &bodies[c.a as usize],
-                &bodies[c.b as usize],
+                &bodies[c.body_a as usize],
+                &bodies[c.body_b as usize],
                 &c.manifold,
                 &c.features,
                 c.friction,
                 c.restitution,
                 s.gravity,
-                s.rolling_resistance,
+                s.rolling_resistance * ra.min(rb),
             );
             if block.len() == BLOCK {
                 constraints.append_scheduled(&mut block, &mut wavefront, &bodies);
@@ -241,7 +248,7 @@ impl World {
                     sb.v.length(),
                     sb.w
                 ))
-            } else if center.abs().max_element() > super::world::MAX_POSITION {
+            } else if center.abs().max_element() > super::MAX_POSITION {
                 Some("left the world (|position| > 1e6 m)".to_string())
             } else {
                 None
@@ -252,7 +259,9 @@ impl World {
                 b.awake = false;
                 b.v = Vec2::ZERO;
                 b.w = 0.0;
-                self.broadphase.remove(i as u32);
+                for c in &b.colliders {
+                    self.broadphase.remove(c.proxy);
+                }
                 self.events.push(WorldEvent::BodyFrozen {
                     body: super::BodyId {
                         index: i as u32,
@@ -279,7 +288,7 @@ impl World {
                 })
                 .collect();
             self.contacts
-                .retain(|c| !frozen.contains(&c.a) && !frozen.contains(&c.b));
+                .retain(|c| !frozen.contains(&c.body_a) && !frozen.contains(&c.body_b));
             self.scratch.contacts_in_sync = false;
             if self.drag.is_some_and(|d| frozen.contains(&d.body.index)) {
                 self.drag = None;

@@ -16,11 +16,14 @@
 use super::timer::Stopwatch;
 use super::world::{Contact, World};
 use crate::dynamics::material::{mix_friction, mix_restitution};
-use crate::dynamics::BodyKind;
+use crate::dynamics::{Body, BodyKind, Collider};
 use crate::math::Vec2;
 use crate::narrowphase::dispatch;
 use crate::narrowphase::manifold::Manifold;
 use crate::shape::Shape;
+
+/// One side of a shape pair: the body and its shape.
+type Side<'w> = (&'w Body, &'w Collider);
 
 impl World {
     /// Advances the world by one fixed step of `settings().dt` seconds.
@@ -53,8 +56,11 @@ impl World {
             if !b.awake || b.frozen {
                 continue;
             }
-            b.aabb = b.shape.aabb(&b.xf);
-            self.broadphase.update(i as u32, b.aabb, b.v * dt);
+            let _ = i;
+            b.update_aabbs();
+            for c in &b.colliders {
+                self.broadphase.update(c.proxy, c.aabb, b.v * dt);
+            }
         }
     }
 
@@ -97,63 +103,58 @@ impl World {
                 i += 1;
                 continue;
             }
-            let (Some(ba), Some(bb)) = (
-                self.slots[a as usize].body.as_ref(),
-                self.slots[b as usize].body.as_ref(),
-            ) else {
+            let Some(((body_a, ca), (body_b, cb))) = self.pair_shapes(a, b) else {
                 continue;
             };
-            // Only pairs with a dynamic body can respond; a joint may keep
-            // its bodies from colliding.
-            if ba.kind != BodyKind::Dynamic && bb.kind != BodyKind::Dynamic
-                || !ba.filter.collides_with(&bb.filter)
-                || self.joined_no_collide(a, b)
-            {
-                continue;
-            }
             next.push(Contact {
                 a,
                 b,
+                body_a: self.proxies[a as usize].body,
+                body_b: self.proxies[b as usize].body,
+                child_a: self.proxies[a as usize].child,
+                child_b: self.proxies[b as usize].child,
                 manifold: Manifold::default(),
                 features: Default::default(),
                 cache: Default::default(),
                 reuse: Default::default(),
-                friction: mix_friction(ba.material.friction, bb.material.friction),
-                restitution: mix_restitution(ba.material.restitution, bb.material.restitution),
+                friction: mix_friction(ca.material.friction, cb.material.friction),
+                restitution: mix_restitution(ca.material.restitution, cb.material.restitution),
             });
+            let _ = (body_a, body_b);
         }
         self.scratch.contacts = std::mem::replace(&mut self.contacts, next);
     }
 
     /// Whether the contact list is what merging the broadphase's pairs would
-    /// give: the pairs in order, less those without a dynamic body.
+    /// give: the pairs in order, less those that may not collide.
     fn contacts_are_merged(&self) -> bool {
-        let dynamic = |i: u32| {
-            self.slots[i as usize]
-                .body
-                .as_ref()
-                .is_some_and(|b| b.kind == BodyKind::Dynamic)
-        };
         let mut contacts = self.contacts.iter().map(|c| (c.a, c.b)).peekable();
         for &(a, b) in self.broadphase.pairs() {
             if contacts.peek() == Some(&(a, b)) {
                 contacts.next();
-            } else if (dynamic(a) || dynamic(b)) && self.filters_allow(a, b) {
+            } else if self.pair_shapes(a, b).is_some() {
                 return false;
             }
         }
         contacts.next().is_none()
     }
 
-    /// Whether the filters and joints let two body slots collide.
-    fn filters_allow(&self, a: u32, b: u32) -> bool {
-        let (Some(ba), Some(bb)) = (
-            self.slots[a as usize].body.as_ref(),
-            self.slots[b as usize].body.as_ref(),
-        ) else {
-            return false;
-        };
-        ba.filter.collides_with(&bb.filter) && !self.joined_no_collide(a, b)
+    /// The bodies and shapes of two proxies, when they may collide: shapes
+    /// of two different bodies, one of them dynamic, whose filters agree and
+    /// that no joint keeps apart.
+    fn pair_shapes(&self, a: u32, b: u32) -> Option<(Side<'_>, Side<'_>)> {
+        let (pa, pb) = (self.proxies[a as usize], self.proxies[b as usize]);
+        if pa.body == pb.body {
+            return None;
+        }
+        let ba = self.slots[pa.body as usize].body.as_ref()?;
+        let bb = self.slots[pb.body as usize].body.as_ref()?;
+        let ca = ba.colliders.get(pa.child as usize)?;
+        let cb = bb.colliders.get(pb.child as usize)?;
+        let allowed = (ba.kind == BodyKind::Dynamic || bb.kind == BodyKind::Dynamic)
+            && ca.filter.collides_with(&cb.filter)
+            && !self.joined_no_collide(pa.body.min(pb.body), pa.body.max(pb.body));
+        allowed.then_some(((ba, ca), (bb, cb)))
     }
 
     /// Stages 3–4: GJK (speculative distance) or EPA (overlap) and the manifold,
@@ -168,11 +169,18 @@ impl World {
         wake.clear();
         for c in &mut self.contacts {
             let (Some(ba), Some(bb)) = (
-                self.slots[c.a as usize].body.as_ref(),
-                self.slots[c.b as usize].body.as_ref(),
+                self.slots[c.body_a as usize].body.as_ref(),
+                self.slots[c.body_b as usize].body.as_ref(),
             ) else {
                 continue;
             };
+            let (Some(sa), Some(sb)) = (
+                ba.colliders.get(c.child_a as usize),
+                bb.colliders.get(c.child_b as usize),
+            ) else {
+                continue;
+            };
+            let (xa, xb) = (sa.pose(&ba.xf), sb.pose(&bb.xf));
             let moving = |b: &crate::dynamics::Body| {
                 b.awake
                     && !b.frozen
@@ -183,9 +191,8 @@ impl World {
             }
             // Speculative reach: the base distance plus how far the pair can close
             // in one step, so fast bodies meet their contacts before they tunnel.
-            let closing = (bb.v - ba.v).length()
-                + ba.w.abs() * ba.shape.bounding_radius()
-                + bb.w.abs() * bb.shape.bounding_radius();
+            let closing =
+                (bb.v - ba.v).length() + ba.w.abs() * sa.reach() + bb.w.abs() * sb.reach();
             let speculative = base + closing * dt;
             // Polygon pairs that barely moved keep their manifold, remeasured
             // in place with its impulses (see `collision::reuse`); the others
@@ -194,14 +201,14 @@ impl World {
             // points with the same feature id.
             let reusable = reuse_margin > 0.0
                 && matches!(
-                    (&ba.shape, &bb.shape),
+                    (&sa.shape, &sb.shape),
                     (Shape::Polygon(_), Shape::Polygon(_))
                 );
             let kept = reusable
                 && c.reuse.refresh(
-                    &ba.xf,
-                    &bb.xf,
-                    bb.shape.bounding_radius(),
+                    &xa,
+                    &xb,
+                    sb.shape.bounding_radius(),
                     speculative,
                     &mut c.manifold,
                     &mut c.features,
@@ -213,16 +220,16 @@ impl World {
                     speculative
                 };
                 let (mut m, features) = dispatch::collide_with_features(
-                    &ba.shape,
-                    &ba.xf,
-                    &bb.shape,
-                    &bb.xf,
+                    &sa.shape,
+                    &xa,
+                    &sb.shape,
+                    &xb,
                     reach,
                     &mut c.cache,
                     self.settings.polygon_sat,
                 );
                 if reusable {
-                    c.reuse.store(&m, &features, &ba.xf, &bb.xf, reach);
+                    c.reuse.store(&m, &features, &xa, &xb, reach);
                 } else {
                     c.reuse.clear();
                 }
@@ -282,19 +289,19 @@ impl World {
                 continue;
             }
             let (Some(ba), Some(bb)) = (
-                self.slots[c.a as usize].body.as_ref(),
-                self.slots[c.b as usize].body.as_ref(),
+                self.slots[c.body_a as usize].body.as_ref(),
+                self.slots[c.body_b as usize].body.as_ref(),
             ) else {
                 continue;
             };
             match (ba.kind, bb.kind) {
-                (BodyKind::Dynamic, BodyKind::Dynamic) => uf.union(c.a, c.b),
+                (BodyKind::Dynamic, BodyKind::Dynamic) => uf.union(c.body_a, c.body_b),
                 // Resting on a moving kinematic body keeps an island awake.
                 (BodyKind::Kinematic, BodyKind::Dynamic) if ba.v != Vec2::ZERO || ba.w != 0.0 => {
-                    rest[c.b as usize] = 0.0
+                    rest[c.body_b as usize] = 0.0
                 }
                 (BodyKind::Dynamic, BodyKind::Kinematic) if bb.v != Vec2::ZERO || bb.w != 0.0 => {
-                    rest[c.a as usize] = 0.0
+                    rest[c.body_a as usize] = 0.0
                 }
                 _ => {}
             }

@@ -1,6 +1,7 @@
 //! The world: owns every body, the broadphase, the contact cache and the step.
 
 use super::settings::WorldSettings;
+pub(crate) use super::validate::{check, validate_body_def, BodyError, MAX_POSITION};
 use crate::broadphase::{SapConfig, SweepAndPrune};
 use crate::dynamics::contact_solver::{ContactBundles, ContactConstraints};
 use crate::dynamics::joint::{Joint, JointConstraint, JointDef, JointForest};
@@ -14,35 +15,9 @@ use crate::math::Aabb;
 use crate::math::{is_finite_vec, Iso, Vec2};
 use crate::narrowphase::manifold::{Manifold, PointFeature};
 use crate::narrowphase::manifold_cache::ManifoldCache;
-use crate::shape::ShapeError;
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 mod readout;
 mod wake;
-
-/// Why a body could not be added or changed.
-#[derive(Clone, Debug, PartialEq, Error)]
-pub enum BodyError {
-    /// The shape is invalid.
-    #[error("invalid shape: {0}")]
-    Shape(#[from] ShapeError),
-    /// A number is NaN, infinite or out of range.
-    #[error("{field} must be {expected}, got {value}")]
-    BadValue {
-        /// Which field.
-        field: &'static str,
-        /// What was expected.
-        expected: &'static str,
-        /// The value given.
-        value: f32,
-    },
-    /// The handle does not name a live body.
-    #[error("no body {0}")]
-    NoSuchBody(BodyId),
-}
-
-/// Largest coordinate accepted for a body position (m).
-pub const MAX_POSITION: f32 = 1.0e6;
 
 /// Something the world reports after a step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -104,11 +79,27 @@ pub(crate) struct Slot {
     pub body: Option<Body>,
 }
 
-/// A potentially touching pair and its cached manifold.
+/// A broadphase proxy: one shape of one body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Proxy {
+    /// The body's slot.
+    pub body: u32,
+    /// The shape's index in the body.
+    pub child: u32,
+}
+
+/// A potentially touching pair of shapes and its cached manifold.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Contact {
+    /// The shapes' broadphase proxies (`a < b`).
     pub a: u32,
     pub b: u32,
+    /// Their bodies' slots.
+    pub body_a: u32,
+    pub body_b: u32,
+    /// The shapes' indices in their bodies.
+    pub child_a: u32,
+    pub child_b: u32,
     pub manifold: Manifold,
     /// Geometry of the manifold's points, for the solver's position pass.
     #[serde(default)]
@@ -128,6 +119,10 @@ pub struct ContactView<'w> {
     pub body_a: BodyId,
     /// Body B.
     pub body_b: BodyId,
+    /// The index of the touching shape in body A.
+    pub shape_a: u32,
+    /// The index of the touching shape in body B.
+    pub shape_b: u32,
     /// Normal, points, separations and impulses.
     pub manifold: &'w Manifold,
 }
@@ -183,6 +178,9 @@ pub struct World {
     pub(crate) settings: WorldSettings,
     pub(crate) slots: Vec<Slot>,
     pub(crate) free: Vec<u32>,
+    /// Broadphase proxies (one per shape) and their free slots.
+    pub(crate) proxies: Vec<Proxy>,
+    pub(crate) proxy_free: Vec<u32>,
     pub(crate) broadphase: SweepAndPrune,
     pub(crate) contacts: Vec<Contact>,
     pub(crate) drag: Option<DragJoint>,
@@ -200,98 +198,6 @@ pub struct World {
     pub(crate) scratch: Scratch,
 }
 
-fn check(
-    field: &'static str,
-    value: f32,
-    lo: f32,
-    hi: f32,
-    expected: &'static str,
-) -> Result<(), BodyError> {
-    if value.is_finite() && value >= lo && value <= hi {
-        Ok(())
-    } else {
-        Err(BodyError::BadValue {
-            field,
-            expected,
-            value,
-        })
-    }
-}
-
-/// Validates a body definition at the boundary: every number finite and sane.
-pub fn validate_body_def(def: &BodyDef) -> Result<(), BodyError> {
-    def.shape.validate()?;
-    let pos = "finite and within ±1e6 m";
-    check(
-        "position.x",
-        def.position.x,
-        -MAX_POSITION,
-        MAX_POSITION,
-        pos,
-    )?;
-    check(
-        "position.y",
-        def.position.y,
-        -MAX_POSITION,
-        MAX_POSITION,
-        pos,
-    )?;
-    check("angle", def.angle, -1.0e4, 1.0e4, "finite (rad)")?;
-    let speed = "finite and within ±1e4 m/s";
-    check("velocity.x", def.linear_velocity.x, -1.0e4, 1.0e4, speed)?;
-    check("velocity.y", def.linear_velocity.y, -1.0e4, 1.0e4, speed)?;
-    check(
-        "angular_velocity",
-        def.angular_velocity,
-        -1.0e4,
-        1.0e4,
-        "finite and within ±1e4 rad/s",
-    )?;
-    check(
-        "density",
-        def.material.density,
-        f32::MIN_POSITIVE,
-        1.0e6,
-        "> 0 and at most 1e6 kg/m²",
-    )?;
-    check(
-        "friction",
-        def.material.friction,
-        0.0,
-        100.0,
-        "between 0 and 100",
-    )?;
-    check(
-        "restitution",
-        def.material.restitution,
-        0.0,
-        1.0,
-        "between 0 and 1",
-    )?;
-    check(
-        "linear_damping",
-        def.linear_damping,
-        0.0,
-        1.0e3,
-        "between 0 and 1000 (1/s)",
-    )?;
-    check(
-        "angular_damping",
-        def.angular_damping,
-        0.0,
-        1.0e3,
-        "between 0 and 1000 (1/s)",
-    )?;
-    check(
-        "gravity_scale",
-        def.gravity_scale,
-        -100.0,
-        100.0,
-        "finite, within ±100",
-    )?;
-    Ok(())
-}
-
 impl World {
     /// An empty world.
     pub fn new(settings: WorldSettings) -> World {
@@ -303,6 +209,8 @@ impl World {
             settings,
             slots: Vec::new(),
             free: Vec::new(),
+            proxies: Vec::new(),
+            proxy_free: Vec::new(),
             contacts: Vec::new(),
             drag: None,
             joints: Vec::new(),
@@ -340,7 +248,7 @@ impl World {
     /// a bad shape or a non-finite or absurd number.
     pub fn add_body(&mut self, def: BodyDef) -> Result<BodyId, BodyError> {
         validate_body_def(&def)?;
-        let body = Body::from_def(&def);
+        let mut body = Body::from_def(&def);
         let index = match self.free.pop() {
             Some(i) => i,
             None => {
@@ -351,9 +259,27 @@ impl World {
                 (self.slots.len() - 1) as u32
             }
         };
+        // One proxy per shape; a world of single-shape bodies gives every
+        // body the proxy of its own index.
+        for (child, c) in body.colliders.iter_mut().enumerate() {
+            let proxy = Proxy {
+                body: index,
+                child: child as u32,
+            };
+            c.proxy = match self.proxy_free.pop() {
+                Some(p) => {
+                    self.proxies[p as usize] = proxy;
+                    p
+                }
+                None => {
+                    self.proxies.push(proxy);
+                    (self.proxies.len() - 1) as u32
+                }
+            };
+            self.broadphase
+                .insert(c.proxy, c.aabb, body.kind == BodyKind::Static);
+        }
         let slot = &mut self.slots[index as usize];
-        self.broadphase
-            .insert(index, body.aabb, body.kind == BodyKind::Static);
         slot.body = Some(body);
         Ok(BodyId {
             index,
@@ -369,8 +295,14 @@ impl World {
         let index = id.index;
         self.wake_touching(index);
         self.remove_joints_of(index);
-        self.broadphase.remove(index);
-        self.contacts.retain(|c| c.a != index && c.b != index);
+        if let Some(b) = self.slots[index as usize].body.as_ref() {
+            for c in &b.colliders {
+                self.broadphase.remove(c.proxy);
+                self.proxy_free.push(c.proxy);
+            }
+        }
+        self.contacts
+            .retain(|c| c.body_a != index && c.body_b != index);
         self.scratch.contacts_in_sync = false;
         let slot = &mut self.slots[index as usize];
         slot.body = None;
@@ -451,12 +383,17 @@ impl World {
             "finite and within ±1e6 m",
         )?;
         check("angle", angle, -1.0e4, 1.0e4, "finite (rad)")?;
-        let b = self.body_mut(id).ok_or(BodyError::NoSuchBody(id))?;
+        let slot = self.slots.get_mut(id.index as usize);
+        let b = slot
+            .filter(|s| s.generation == id.generation)
+            .and_then(|s| s.body.as_mut())
+            .ok_or(BodyError::NoSuchBody(id))?;
         b.xf = Iso::new(position, angle);
         b.center = b.xf.apply(b.local_center);
-        b.aabb = b.shape.aabb(&b.xf);
-        let aabb = b.aabb;
-        self.broadphase.update(id.index, aabb, Vec2::ZERO);
+        b.update_aabbs();
+        for c in &b.colliders {
+            self.broadphase.update(c.proxy, c.aabb, Vec2::ZERO);
+        }
         self.wake_touching(id.index);
         self.wake(id.index);
         Ok(())
@@ -525,12 +462,17 @@ impl World {
         hits.clear();
         self.broadphase.query(&Aabb::new(point, point), &mut hits);
         hits.sort_unstable();
-        let found = hits.iter().rev().copied().find(|&i| {
-            self.slots[i as usize]
-                .body
-                .as_ref()
-                .is_some_and(|b| b.shape.contains_point(&b.xf, point))
-        });
+        let found = hits
+            .iter()
+            .filter_map(|&p| {
+                let Proxy { body, child } = *self.proxies.get(p as usize)?;
+                let b = self.slots.get(body as usize)?.body.as_ref()?;
+                let c = b.colliders.get(child as usize)?;
+                c.shape
+                    .contains_point(&c.pose(&b.xf), point)
+                    .then_some(body)
+            })
+            .max();
         self.scratch.pick = hits;
         found.map(|i| self.id_of(i))
     }

@@ -10,8 +10,10 @@ impl World {
             .iter()
             .filter(|c| c.manifold.count > 0)
             .map(|c| ContactView {
-                body_a: self.id_of(c.a),
-                body_b: self.id_of(c.b),
+                body_a: self.id_of(c.body_a),
+                body_b: self.id_of(c.body_b),
+                shape_a: c.child_a,
+                shape_b: c.child_b,
                 manifold: &c.manifold,
             })
     }
@@ -21,12 +23,15 @@ impl World {
         self.contacts.iter().map(|c| c.manifold.count).sum()
     }
 
-    /// Broadphase pairs (fat boxes overlapping), in sorted order.
+    /// Broadphase pairs (shapes whose fat boxes overlap), as the bodies of
+    /// the two shapes, in the broadphase's sorted order.
     pub fn pairs(&self) -> impl Iterator<Item = (BodyId, BodyId)> + '_ {
-        self.broadphase
-            .pairs()
-            .iter()
-            .map(|&(a, b)| (self.id_of(a), self.id_of(b)))
+        self.broadphase.pairs().iter().map(|&(a, b)| {
+            (
+                self.id_of(self.proxies[a as usize].body),
+                self.id_of(self.proxies[b as usize].body),
+            )
+        })
     }
 
     /// Number of broadphase pairs.
@@ -34,10 +39,13 @@ impl World {
         self.broadphase.pairs().len()
     }
 
-    /// The broadphase's fat box of a body.
+    /// The broadphase's fat box of a body (the union over its shapes).
     pub fn fat_aabb(&self, id: BodyId) -> Option<Aabb> {
-        self.body(id)?;
-        self.broadphase.fat_aabb(id.index)
+        let b = self.body(id)?;
+        b.colliders
+            .iter()
+            .filter_map(|c| self.broadphase.fat_aabb(c.proxy))
+            .reduce(|a, b| a.union(&b))
     }
 
     /// Stage timings of the last step.

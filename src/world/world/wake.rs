@@ -37,10 +37,10 @@ impl World {
     pub(super) fn wake_touching(&mut self, index: u32) {
         let mut islands = Vec::new();
         for c in &self.contacts {
-            let other = if c.a == index {
-                c.b
-            } else if c.b == index {
-                c.a
+            let other = if c.body_a == index {
+                c.body_b
+            } else if c.body_b == index {
+                c.body_a
             } else {
                 continue;
             };
