@@ -41,14 +41,14 @@ fn env_on(name: &str) -> bool {
 
 /// The golden steps checked for a scene in this profile.
 fn steps_checked(name: &str) -> Vec<u64> {
-    // Release checks every golden. Debug builds are ~20x slower, so the two
+    // Release checks every golden. Debug builds are ~20x slower, so the
     // heaviest scenes are checked at fewer steps there unless
     // MINKOWSKI_GOLDEN_FULL is set; debug == release still holds for every hash
     // both check.
     let full = env_on("MINKOWSKI_GOLDEN_FULL");
     let limit = match (cfg!(debug_assertions), name) {
-        (true, "many_pyramids") if !full => 1,
-        (true, "large_pyramid" | "tumbler") if !full => 60,
+        (true, "many_pyramids" | "washer") if !full => 1,
+        (true, "large_pyramid" | "tumbler" | "joint_grid" | "compounds" | "smash") if !full => 60,
         _ => u64::MAX,
     };
     GOLDEN_STEPS
@@ -137,6 +137,10 @@ mod golden {
         bridge,
         ragdolls,
         car,
+        joint_grid,
+        compounds,
+        smash,
+        washer,
     );
 }
 

@@ -180,7 +180,10 @@ pub fn check(args: &CheckArgs) -> i32 {
                 if scene.joints.is_empty() && !scene.generators.iter().any(|g| g.makes_joints()) {
                     String::new()
                 } else {
-                    format!(", {} joints", scene.expand().1.len())
+                    match scene.expand().1.len() {
+                        1 => ", 1 joint".to_string(),
+                        n => format!(", {n} joints"),
+                    }
                 };
             println!(
                 "ok: {}: {} bodies ({} explicit, {} generated){joints}",

@@ -49,6 +49,14 @@ pub struct BodyDef {
     pub angular_damping: f32,
     /// Multiplier on world gravity.
     pub gravity_scale: f32,
+    /// Whether a dynamic body starts awake (default); one that starts asleep
+    /// sleeps alone until something touches it.
+    #[serde(default = "yes")]
+    pub awake: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// One shape of a body: where it sits in the body frame, what it is made of
@@ -111,7 +119,14 @@ impl BodyDef {
             linear_damping: 0.0,
             angular_damping: 0.0,
             gravity_scale: 1.0,
+            awake: true,
         }
+    }
+
+    /// Sets whether the body starts awake.
+    pub fn awake(mut self, awake: bool) -> Self {
+        self.awake = awake;
+        self
     }
 
     /// Sets every shape's collision filter.
@@ -347,7 +362,7 @@ impl Body {
             linear_damping: def.linear_damping,
             angular_damping: def.angular_damping,
             gravity_scale: def.gravity_scale,
-            awake: def.kind != BodyKind::Static,
+            awake: def.kind != BodyKind::Static && def.awake,
             sleep_time: 0.0,
             sleep_island: u32::MAX,
             frozen: false,

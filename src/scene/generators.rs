@@ -17,6 +17,7 @@
 //! `Capsule(half_height: s·(0.5 + 0.5·unit(a)), r: 0.5·s)`, and `Polygon`: the
 //! regular polygon of `3 + (a mod 6)` vertices on the circle of radius `s`.
 
+use super::benchmarks::Benchmark;
 use super::error::FieldError;
 use super::joint_spec::JointSpec;
 use super::machines::{
@@ -200,6 +201,8 @@ pub enum Generator {
         #[serde(default = "default_density")]
         density: f32,
     },
+    /// A copy of one of Box2D v3's benchmark scenes (see `benchmarks`).
+    Box2D(Benchmark),
 }
 
 fn zero() -> Vec2 {
@@ -256,6 +259,7 @@ impl Generator {
             Generator::Bridge { .. } => "Bridge",
             Generator::Ragdoll { .. } => "Ragdoll",
             Generator::Car { .. } => "Car",
+            Generator::Box2D(_) => "Box2D",
         }
     }
 
@@ -267,6 +271,7 @@ impl Generator {
                 | Generator::Bridge { .. }
                 | Generator::Ragdoll { .. }
                 | Generator::Car { .. }
+                | Generator::Box2D(_)
         )
     }
 
@@ -286,6 +291,7 @@ impl Generator {
             Generator::Bridge { planks, .. } => planks as u64,
             Generator::Ragdoll { count, .. } => (count as u64).saturating_mul(RAGDOLL_BODIES),
             Generator::Car { .. } => CAR_BODIES,
+            Generator::Box2D(b) => b.body_count(),
         }
     }
 

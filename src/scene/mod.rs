@@ -32,6 +32,7 @@
 //!
 //! The full reference is `docs/scenes.md`.
 
+mod benchmarks;
 mod error;
 mod format;
 mod generators;
@@ -42,6 +43,7 @@ mod resolve;
 mod spec;
 mod validate;
 
+pub use benchmarks::Benchmark;
 pub(crate) use error::ron_message;
 pub use error::{FieldError, SceneError};
 pub use format::Scene;
@@ -87,4 +89,8 @@ builtin!(
     "bridge",
     "ragdolls",
     "car",
+    "joint_grid",
+    "compounds",
+    "smash",
+    "washer",
 );

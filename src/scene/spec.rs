@@ -50,9 +50,19 @@ pub struct BodySpec {
     /// default (Box2D's semantics; see [`Filter`]).
     #[serde(default, skip_serializing_if = "is_default_filter")]
     pub filter: Filter,
+    /// Whether the body starts awake. Default true.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub awake: bool,
     /// More shapes, making a compound body.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shapes: Vec<PartSpec>,
+}
+
+fn yes() -> bool {
+    true
+}
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 fn is_default_filter(f: &Filter) -> bool {
@@ -102,6 +112,7 @@ impl BodySpec {
             friction: default_friction(),
             restitution: 0.0,
             filter: Filter::default(),
+            awake: true,
             shapes: Vec::new(),
         }
     }

@@ -246,7 +246,8 @@ impl BodySpec {
             .kind(self.kind)
             .angle(self.angle)
             .velocity(self.vel)
-            .angular_velocity(self.angvel);
+            .angular_velocity(self.angvel)
+            .awake(self.awake);
         // Belt and braces: the world's own check must agree.
         crate::world::validate_body_def(&def)
             .map_err(|e| FieldError::new("body", e.to_string()))?;

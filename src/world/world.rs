@@ -249,6 +249,11 @@ impl World {
     pub fn add_body(&mut self, def: BodyDef) -> Result<BodyId, BodyError> {
         validate_body_def(&def)?;
         let mut body = Body::from_def(&def);
+        if !body.awake && body.kind != BodyKind::Static {
+            // Asleep from the start, in an island of its own.
+            body.sleep_island = self.next_island;
+            self.next_island = self.next_island.wrapping_add(1);
+        }
         let index = match self.free.pop() {
             Some(i) => i,
             None => {

@@ -117,6 +117,7 @@ impl Generator {
                 out,
                 joints,
             ),
+            Generator::Box2D(b) => b.generate(out, joints),
             _ => {}
         }
     }
