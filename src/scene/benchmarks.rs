@@ -266,7 +266,7 @@ fn smash(out: &mut Vec<BodySpec>) {
 fn washer(out: &mut Vec<BodySpec>) {
     let (r0, r1, r2) = (14.0f32, 16.0f32, 18.0f32);
     // cosf and sinf of 10° and 1°, as the C library gives them.
-    let q = (0.984_807_73f32, 0.173_648_19f32);
+    let q = (0.984_807_7_f32, 0.173_648_2_f32);
     let qo = (0.999_847_7f32, 0.017_452_408f32);
     let rot = |q: (f32, f32), v: Vec2| Vec2::new(q.0 * v.x - q.1 * v.y, q.1 * v.x + q.0 * v.y);
     let inv_rot = |q: (f32, f32), v: Vec2| Vec2::new(q.0 * v.x + q.1 * v.y, -q.1 * v.x + q.0 * v.y);

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Interleaved speed comparison with Box2D v3 (A B A B), one thread each.
+# Usage: tools/compare-box2d.sh BOX2D_BENCHMARK_BINARY [ROUNDS]
+# Prints, per scene and round, Box2D's and Minkowski's mean ms per step over
+# the same step count (Box2D's benchmark times steps 2..N; Minkowski's bench
+# times every step, so its first step is left out the same way).
+set -euo pipefail
+b2=${1:?path to Box2D bin/benchmark}
+rounds=${2:-2}
+cd "$(dirname "$0")/.."
+cargo build --release -q
+declare -A steps=([joint_grid]=500 [tumbler]=750 [compounds]=500 [smash]=300 [washer]=500 [large_pyramid]=500)
+for scene in joint_grid tumbler compounds smash washer large_pyramid; do
+  n=${steps[$scene]}
+  for r in $(seq "$rounds"); do
+    b=$("$b2" -b="$scene" -w=1 -r=1 | grep -E '^run 0' | grep -Eo '[0-9]+\.[0-9]+')
+    m=$(./target/release/minkowski bench "$scene" --steps "$n" --json \
+      | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["total_s"]*1000)')
+    python3 - "$scene" "$r" "$n" "$b" "$m" <<'PY'
+import sys
+scene, r, n, b, m = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+bs, ms = b / (n - 1), m / n
+print(f"{scene:14s} round {r}: box2d {bs:7.3f} ms/step  minkowski {ms:7.3f} ms/step  ratio {ms/bs:5.2f}")
+PY
+  done
+done
