@@ -178,6 +178,7 @@ impl World {
                 let i = d.body as usize;
                 d.solve(&mut bodies[i], &poses[i]);
             }
+            forest.prepare(&joints, &bodies, &poses);
             for _ in 0..s.velocity_iterations.max(1) {
                 for j in &mut joints {
                     j.solve_velocity(&mut bodies, &poses, &joint_params);

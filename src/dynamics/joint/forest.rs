@@ -70,6 +70,8 @@ pub(crate) struct JointForest {
     joint_done: Vec<bool>,
     pre: Vec<Entry>,
     d: Vec<M3>,
+    /// Whether the factorisation is ready for this substep.
+    factored: bool,
 }
 
 fn mul(a: &M3, b: &M3) -> M3 {
@@ -301,6 +303,18 @@ impl JointForest {
 
     /// Factorises `H` at the current poses; `false` (nothing solved) when a
     /// pivot is singular, e.g. two hinges on the same point of one body.
+    /// Factorises the forest at the substep's poses, for every velocity
+    /// iteration of the substep (the matrix depends only on the poses and
+    /// the masses).
+    pub fn prepare(
+        &mut self,
+        joints: &[JointConstraint],
+        bodies: &[SolverBody],
+        poses: &[SolverPose],
+    ) {
+        self.factored = !self.order.is_empty() && self.factor(joints, bodies, poses);
+    }
+
     fn factor(
         &mut self,
         joints: &[JointConstraint],
@@ -426,7 +440,7 @@ impl JointForest {
         bodies: &mut [SolverBody],
         poses: &[SolverPose],
     ) {
-        if self.order.is_empty() || !self.factor(joints, bodies, poses) {
+        if self.order.is_empty() || !self.factored {
             return;
         }
         self.x.clear();
