@@ -2,14 +2,15 @@
 //!
 //! ```text
 //! minkowski                                  open the sandbox on scenes/default.ron
-//! minkowski play SCENE                       open the sandbox on a scene
+//! minkowski play SCENE                       open the sandbox on a scene file or shipped scene
 //! minkowski run SCENE --steps N [--json] [--hash-every K]
 //! minkowski check SCENE                      validate only
 //! minkowski replay FILE.replay.ron           re-simulate and check every checkpoint
 //! minkowski bench [SCENE...] [--steps N] [--json]
 //! ```
 //!
-//! Exit codes: 0 success, 1 replay divergence, 2 bad scene, replay file or arguments.
+//! Exit codes: 0 success, 1 replay divergence (or, for `play`, no display), 2 bad
+//! scene, replay file or arguments.
 
 #![forbid(unsafe_code)]
 
@@ -49,8 +50,15 @@ fn main() {
         Some(Command::Replay(args)) => std::process::exit(cli::replay(&args)),
         Some(Command::Bench(args)) => std::process::exit(cli::bench(&args)),
     };
-    if let Err(e) = result {
-        eprintln!("error: {e}");
-        std::process::exit(1);
+    match result {
+        Ok(()) => {}
+        Err(sandbox::PlayError::BadInput(e)) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+        Err(sandbox::PlayError::Other(e)) => {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
     }
 }

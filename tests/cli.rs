@@ -466,3 +466,14 @@ fn run_json_reports_joints_and_breaks() {
     let o = minkowski(&["check", p]);
     assert!(stdout(&o).contains(", 2 joints"), "{}", stdout(&o));
 }
+
+#[test]
+fn play_refuses_bad_input_with_exit_2_before_any_window() {
+    let o = minkowski(&["play", "no_such_scene"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a shipped scene"), "{}", stderr(&o));
+    let o = minkowski(&["play", "pendulum", "--overlay", "nope"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = minkowski(&["play", "pendulum", "--screenshot", "x.png"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -169,3 +169,41 @@ fn a_self_intersecting_outline_names_the_crossing_edges() {
     assert!(e.starts_with("inline: body 0, field `shape`:"), "{e}");
     assert!(e.contains("edge 0") && e.contains("edge 2"), "{e}");
 }
+
+/// A five-pointed star and an L, both concave, dropped on the ground: each
+/// comes to rest on its pieces, its lowest point on the ground.
+#[test]
+fn a_concave_star_and_an_l_land_on_their_pieces() {
+    let star: Vec<String> = (0..10)
+        .map(|k| {
+            let r = if k % 2 == 0 { 1.0 } else { 0.4 };
+            let t = std::f32::consts::PI / 5.0 * k as f32 + std::f32::consts::FRAC_PI_2;
+            format!("({:.6}, {:.6})", r * libm::cosf(t), r * libm::sinf(t))
+        })
+        .collect();
+    let text = format!(
+        "Scene(bodies: [
+            (shape: Rect(hx: 10.0, hy: 0.5), kind: Static, pos: (0.0, -0.5)),
+            (shape: Concave([{}]), pos: (-3.0, 3.0), angle: 0.3),
+            (shape: Concave([(0.0, 0.0), (2.0, 0.0), (2.0, 0.4), (0.4, 0.4), (0.4, 1.6), (0.0, 1.6)]), pos: (3.0, 2.0), angle: 0.2),
+        ])",
+        star.join(", ")
+    );
+    let mut w = Scene::from_ron_str(&text, "inline")
+        .unwrap()
+        .build()
+        .unwrap();
+    let ids: Vec<_> = w.bodies().map(|(id, _)| id).collect();
+    settle(&mut w, 600);
+    for &id in &ids[1..] {
+        let b = w.body(id).unwrap();
+        assert!(b.colliders().len() >= 2, "cut into pieces");
+        assert!(!b.is_awake(), "at rest and asleep");
+        let low = b.aabb().min.y;
+        assert!(low.abs() < 0.01, "lowest point {low} on the ground");
+        // No piece ended up inside the ground.
+        for c in b.colliders() {
+            assert!(c.shape().aabb(&c.pose(&b.transform())).min.y > -0.01);
+        }
+    }
+}

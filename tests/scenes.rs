@@ -260,18 +260,24 @@ fn the_other_scenes_hold_what_they_promise() {
         kinds,
         BTreeSet::from(["Capsule".to_string(), "Ellipse".to_string()])
     );
-    // tumbler: 2,000 small boxes and a rotating kinematic body.
-    let tumbler = Scene::builtin("tumbler").unwrap().body_specs();
-    assert_eq!(
-        tumbler
-            .iter()
-            .filter(|b| b.kind == BodyKind::Dynamic)
-            .count(),
-        2000
-    );
-    assert!(tumbler
-        .iter()
-        .any(|b| b.kind == BodyKind::Kinematic && b.angvel != 0.0));
+    // tumbler (Box2D's): 2,025 boxes and a four-walled box of density 50 on
+    // a motorised hinge.
+    let tumbler = Scene::builtin("tumbler").unwrap();
+    let (bodies, joints) = tumbler.expand();
+    assert_eq!(bodies.len(), 2026);
+    assert_eq!(bodies[0].shapes.len(), 3, "four walls");
+    assert_eq!(bodies[0].density, 50.0);
+    assert_eq!(joints.len(), 1);
+    // The other Box2D copies: their body and joint counts.
+    for (name, n, j) in [
+        ("joint_grid", 10_000, 19_794),
+        ("compounds", 3_001, 0),
+        ("smash", 9_601, 0),
+        ("washer", 8_101, 0),
+    ] {
+        let (b, js) = Scene::builtin(name).unwrap().expand();
+        assert_eq!((b.len(), js.len()), (n, j), "{name}");
+    }
     // bounce: a range of restitution; ramps: a range of friction.
     let e: BTreeSet<u32> = dynamic("bounce")
         .iter()

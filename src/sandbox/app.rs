@@ -133,10 +133,16 @@ impl App {
                 loaded.name = format!("replay: {}", path.display());
                 (loaded, None, Some(p))
             }
-            None => {
-                let path = args.scene.clone().or_else(scenes::default_path);
-                (scenes::load(path.as_deref())?, path, None)
-            }
+            None => match args.scene.as_deref() {
+                Some(arg) => {
+                    let (loaded, path) = scenes::load_arg(arg)?;
+                    (loaded, path, None)
+                }
+                None => {
+                    let path = scenes::default_path();
+                    (scenes::load(path.as_deref())?, path, None)
+                }
+            },
         };
         let world = loaded.world;
         let mut app = App {

@@ -31,7 +31,8 @@ use std::rc::Rc;
 /// Command-line options of `minkowski play` (and of plain `minkowski`).
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct PlayArgs {
-    /// Scene file to open (default: scenes/default.ron, or the built-in scene).
+    /// Scene file, or a shipped scene's name, to open (default:
+    /// scenes/default.ron, or the built-in scene).
     pub scene: Option<PathBuf>,
     /// Render this many frames, then exit (with a fixed number of steps per frame).
     #[arg(long)]
@@ -99,15 +100,24 @@ fn check_display() -> Result<(), String> {
     Ok(())
 }
 
-/// Opens the sandbox window. Returns an error message for the CLI to print.
-pub fn run(args: PlayArgs) -> Result<(), String> {
+/// Why the sandbox could not run: bad input (exit code 2) or anything else
+/// (no display, a failed screenshot: exit code 1).
+pub enum PlayError {
+    /// A bad argument, scene or replay file.
+    BadInput(String),
+    /// Anything else.
+    Other(String),
+}
+
+/// Opens the sandbox window.
+pub fn run(args: PlayArgs) -> Result<(), PlayError> {
     let (w, h) = match &args.size {
-        Some(s) => parse_size(s)?,
+        Some(s) => parse_size(s).map_err(PlayError::BadInput)?,
         None => (1280, 720),
     };
     // Everything that can fail on bad input fails here, before a window opens.
-    let app = app::App::new(args)?;
-    check_display()?;
+    let app = app::App::new(args).map_err(PlayError::BadInput)?;
+    check_display().map_err(PlayError::Other)?;
     let capture = app.is_capture();
     let conf = macroquad::miniquad::conf::Conf {
         window_title: "Minkowski sandbox".to_string(),
@@ -125,7 +135,7 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
         *out.borrow_mut() = r;
     });
     let r = result.borrow().clone();
-    r
+    r.map_err(PlayError::Other)
 }
 
 #[cfg(test)]

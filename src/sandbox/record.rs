@@ -37,10 +37,11 @@ impl Session {
         } else {
             stem
         };
+        let dir = super::screenshot::captures_dir();
         let path = (1..10_000)
-            .map(|i| PathBuf::from(format!("{stem}-{i:03}.replay.ron")))
+            .map(|i| dir.join(format!("{stem}-{i:03}.replay.ron")))
             .find(|p| !p.exists())
-            .unwrap_or_else(|| PathBuf::from(format!("{stem}.replay.ron")));
+            .unwrap_or_else(|| dir.join(format!("{stem}.replay.ron")));
         Session {
             path,
             rec: Recorder::new(scene.clone()),

@@ -44,6 +44,28 @@ pub fn from_scene(scene: Scene, path: Option<&Path>) -> Result<Loaded, String> {
     Ok(Loaded { world, name, scene })
 }
 
+/// What `play SCENE` names: a file; or a shipped scene by name, opened from
+/// `scenes/NAME.ron` when that file exists (so hot reload works), else from
+/// the copy compiled into the library. Returns the file, if any.
+pub fn load_arg(arg: &Path) -> Result<(Loaded, Option<PathBuf>), String> {
+    let bare = arg.components().count() == 1 && arg.extension().is_none() && !arg.exists();
+    if !bare {
+        return Ok((load(Some(arg))?, Some(arg.to_path_buf())));
+    }
+    let name = arg.to_string_lossy().to_string();
+    let file = Path::new("scenes").join(format!("{name}.ron"));
+    if file.is_file() {
+        return Ok((load(Some(&file))?, Some(file)));
+    }
+    match Scene::builtin(&name) {
+        Some(scene) => Ok((from_scene(scene, None)?, None)),
+        None => Err(format!(
+            "{name}: no such file, and not a shipped scene (one of: {})",
+            minkowski::scene::BUILTIN_NAMES.join(", ")
+        )),
+    }
+}
+
 /// The scene to open at start-up when none is named: `scenes/default.ron` if
 /// it exists, otherwise (`None`) the built-in copy.
 pub fn default_path() -> Option<PathBuf> {

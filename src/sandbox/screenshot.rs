@@ -40,8 +40,20 @@ pub fn save(path: &Path) -> Result<(), String> {
 /// A fresh name for an interactive screenshot: `screenshot-NNN.png` in the
 /// current directory.
 pub fn next_name() -> PathBuf {
+    let dir = captures_dir();
     (1..10_000)
-        .map(|i| PathBuf::from(format!("screenshot-{i:03}.png")))
+        .map(|i| dir.join(format!("screenshot-{i:03}.png")))
         .find(|p| !p.exists())
-        .unwrap_or_else(|| PathBuf::from("screenshot.png"))
+        .unwrap_or_else(|| dir.join("screenshot.png"))
+}
+
+/// Where F5 recordings and F12 screenshots go: `captures/` (made on first
+/// use; git ignores it), or the current directory if it cannot be made.
+pub fn captures_dir() -> PathBuf {
+    let dir = PathBuf::from("captures");
+    if std::fs::create_dir_all(&dir).is_ok() {
+        dir
+    } else {
+        PathBuf::from(".")
+    }
 }

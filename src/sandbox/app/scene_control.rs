@@ -19,6 +19,8 @@ impl App {
         self.rewind.clear();
         self.rewind.after_step(&self.world);
         self.acc = 0.0;
+        // The HUD's averages belong to the old world.
+        self.stats = Stats::default();
         if let Some(p) = self.player.as_mut() {
             p.seek(0);
         }
