@@ -477,3 +477,74 @@ fn play_refuses_bad_input_with_exit_2_before_any_window() {
     let o = minkowski(&["play", "pendulum", "--screenshot", "x.png"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+#[test]
+fn bench_profile_splits_the_step_by_stage() {
+    let o = minkowski(&["bench", "stack", "--steps", "5", "--json", "--profile"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = parse_json(stdout(&o).trim_end());
+    let stages = v.get("stages_ms");
+    assert_eq!(
+        stages.keys(),
+        vec!["aabbs", "broadphase", "narrowphase", "sleep", "solver"]
+    );
+    let sum: f64 = stages.keys().iter().map(|k| stages.get(k).num()).sum();
+    assert!(sum > 0.0 && sum.is_finite());
+    let o = minkowski(&["bench", "stack", "--steps", "5", "--profile"]);
+    assert!(
+        stdout(&o).contains("stages (mean ms): aabbs"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn a_trace_shows_an_elastic_ball_keeps_its_energy() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let scene = dir.join("cli_walls.ron");
+    std::fs::write(
+        &scene,
+        r#"Scene(gravity: (0.0, 0.0), sleep: false, bodies: [
+  (shape: Rect(hx: 0.5, hy: 4.0), kind: Static, pos: (-5.5, 0.0), friction: 0.0, restitution: 1.0),
+  (shape: Rect(hx: 0.5, hy: 4.0), kind: Static, pos: (5.5, 0.0), friction: 0.0, restitution: 1.0),
+  (name: "ball", shape: Circle(r: 0.5), pos: (0.0, 0.0), vel: (7.0, 0.0), friction: 0.0, restitution: 1.0),
+])"#,
+    )
+    .unwrap();
+    let csv = dir.join("cli_walls.csv");
+    let o = minkowski(&[
+        "run",
+        scene.to_str().unwrap(),
+        "--steps",
+        "600",
+        "--trace",
+        csv.to_str().unwrap(),
+        "--every",
+        "10",
+        "--bodies",
+        "ball",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(
+        &header[..5],
+        &["step", "time", "kinetic", "potential", "total"]
+    );
+    assert_eq!(header.last(), Some(&"b2_angvel"));
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 61, "step 0, then every 10 steps");
+    let e0 = rows[0][col("total")];
+    assert!((e0 - 0.5 * std::f64::consts::PI * 0.25 * 49.0).abs() < 1e-3);
+    let worst = rows
+        .iter()
+        .map(|r| (r[col("total")] - e0).abs() / e0)
+        .fold(0.0, f64::max);
+    assert!(worst < 0.01, "energy drifts {:.4} %", worst * 100.0);
+    // The ball bounced: its velocity changed sign.
+    assert!(rows.iter().any(|r| r[col("b2_vx")] < 0.0));
+}

@@ -354,3 +354,21 @@ fn friction_orders_the_sliders() {
     assert!(moved[3] > moved[7] + 0.5, "{moved:?}");
     assert!(moved[7] < 0.1, "{moved:?}");
 }
+
+/// The README's scene example parses, builds and runs.
+#[test]
+fn the_readme_scene_example_builds() {
+    let readme = include_str!("../README.md");
+    let start = readme
+        .find("```ron\nScene(")
+        .expect("a RON scene in the README")
+        + "```ron\n".len();
+    let end = start + readme[start..].find("```").expect("closed");
+    let scene =
+        Scene::from_ron_str(&readme[start..end], "README.md").unwrap_or_else(|e| panic!("{e}"));
+    let mut world = scene.build().unwrap();
+    assert!(world.joint_count() > 0);
+    for _ in 0..60 {
+        world.step();
+    }
+}

@@ -17,6 +17,10 @@ pub struct BenchArgs {
     /// One JSON object per line instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also print the mean time of each stage of the step (AABBs,
+    /// broadphase, narrowphase, solver, sleep).
+    #[arg(long)]
+    pub profile: bool,
 }
 
 /// Rounds to 6 decimals (ns when in ms), for readable JSON.
@@ -72,11 +76,24 @@ pub fn bench(args: &BenchArgs) -> i32 {
             }
         };
         let mut ms = Vec::with_capacity(args.steps.min(1 << 20) as usize);
+        let mut stages = [0.0f64; 5];
         for _ in 0..args.steps {
             let t = Instant::now();
             world.step();
             ms.push(t.elapsed().as_secs_f64() * 1e3);
+            let s = world.timings();
+            for (acc, v) in stages.iter_mut().zip([
+                s.update_aabbs,
+                s.broadphase,
+                s.narrowphase,
+                s.solver,
+                s.sleep,
+            ]) {
+                *acc += v;
+            }
         }
+        let n = args.steps as f64;
+        let profile = args.profile.then(|| stages.map(|v| round6(v / n)));
         let total_s: f64 = ms.iter().sum::<f64>() / 1e3;
         let (median, p95) = median_p95(&mut ms);
         if args.json {
@@ -87,6 +104,13 @@ pub fn bench(args: &BenchArgs) -> i32 {
                 ms_per_step_median: round6(median),
                 ms_per_step_p95: round6(p95),
                 total_s: round6(total_s),
+                stages_ms: profile.map(|p| json::Stages {
+                    aabbs: p[0],
+                    broadphase: p[1],
+                    narrowphase: p[2],
+                    solver: p[3],
+                    sleep: p[4],
+                }),
             };
             println!("{}", json::line(&line));
         } else {
@@ -99,6 +123,14 @@ pub fn bench(args: &BenchArgs) -> i32 {
                 p95,
                 args.steps as f64 / total_s
             );
+            if let Some(p) = profile {
+                let total: f64 = p.iter().sum();
+                let pct = |v: f64| if total > 0.0 { 100.0 * v / total } else { 0.0 };
+                println!(
+                    "  stages (mean ms): aabbs {:.3} ({:.0} %)  broadphase {:.3} ({:.0} %)  narrowphase {:.3} ({:.0} %)  solver {:.3} ({:.0} %)  sleep {:.3} ({:.0} %)",
+                    p[0], pct(p[0]), p[1], pct(p[1]), p[2], pct(p[2]), p[3], pct(p[3]), p[4], pct(p[4])
+                );
+            }
         }
     }
     0

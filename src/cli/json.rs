@@ -82,6 +82,24 @@ pub struct BenchLine<'a> {
     pub ms_per_step_p95: f64,
     /// Total time of the timed steps (s).
     pub total_s: f64,
+    /// Mean time of each stage (ms), with `--profile`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stages_ms: Option<Stages>,
+}
+
+/// Mean time of each stage of the step (ms).
+#[derive(Serialize)]
+pub struct Stages {
+    /// Tight and fat boxes.
+    pub aabbs: f64,
+    /// Sweep-and-prune and the contact list.
+    pub broadphase: f64,
+    /// GJK/EPA and manifolds.
+    pub narrowphase: f64,
+    /// Joints and contacts, integration, restitution.
+    pub solver: f64,
+    /// Islands and sleep.
+    pub sleep: f64,
 }
 
 /// One line of JSON.

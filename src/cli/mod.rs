@@ -7,6 +7,7 @@ mod bench;
 mod json;
 mod replay;
 mod run;
+mod trace;
 
 pub use bench::{bench, BenchArgs};
 pub use replay::{replay, ReplayArgs};

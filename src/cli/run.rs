@@ -1,5 +1,6 @@
 //! `minkowski run` and `minkowski check`.
 
+use super::trace::Trace;
 use super::{hex, json, load_scene, EXIT_BAD_INPUT};
 use minkowski::world::WorldEvent;
 use minkowski::{BodyKind, World};
@@ -18,6 +19,17 @@ pub struct RunArgs {
     /// Also print the state hash every K steps.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub hash_every: Option<u64>,
+    /// Write a time series (energy, momentum, contacts, …) to FILE.csv or
+    /// FILE.jsonl: step 0, then every `--every` steps.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<std::path::PathBuf>,
+    /// Steps between trace rows.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: u64,
+    /// Bodies whose pose and velocity the trace adds: indices or names,
+    /// comma-separated.
+    #[arg(long, value_name = "ID|NAME,...")]
+    pub bodies: Option<String>,
 }
 
 /// Arguments of `minkowski check`.
@@ -43,10 +55,36 @@ pub fn run(args: &RunArgs) -> i32 {
             return EXIT_BAD_INPUT;
         }
     };
+    let mut trace = match &args.trace {
+        Some(path) => {
+            match Trace::create(path, args.every, args.bodies.as_deref(), &scene, &world) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return EXIT_BAD_INPUT;
+                }
+            }
+        }
+        None => None,
+    };
+    if let Some(t) = trace.as_mut() {
+        if let Err(e) = t.sample(&world, 0.0) {
+            eprintln!("error: trace: {e}");
+            return 1;
+        }
+    }
     let mut hashes = Vec::new();
     let mut events = Vec::new();
     for _ in 0..args.steps {
+        let t0 = std::time::Instant::now();
         world.step();
+        let step_ms = t0.elapsed().as_secs_f64() * 1e3;
+        if let Some(t) = trace.as_mut() {
+            if let Err(e) = t.sample(&world, step_ms) {
+                eprintln!("error: trace: {e}");
+                return 1;
+            }
+        }
         events.extend(world.take_events());
         if let Some(k) = args.hash_every {
             if world.step_index() % k == 0 {
@@ -57,6 +95,12 @@ pub fn run(args: &RunArgs) -> i32 {
                     println!("step {} hash {}", world.step_index(), hex(h));
                 }
             }
+        }
+    }
+    if let Some(t) = trace {
+        if let Err(e) = t.finish() {
+            eprintln!("error: trace: {e}");
+            return 1;
         }
     }
     let mut broken = Vec::new();
