@@ -3,7 +3,9 @@
 //! constraints, reactions and breaking).
 
 use super::world::{JointSlot, World, WorldEvent};
-use crate::dynamics::joint::{End, Joint, JointConstraint, JointDef, JointError, JointKind, Motor};
+use crate::dynamics::joint::{
+    End, Joint, JointConstraint, JointDef, JointError, JointKind, Motor, Mouse, Spring,
+};
 use crate::dynamics::solver_body::SolverBody;
 use crate::dynamics::{BodyId, BodyKind, JointId};
 use crate::math::{Rot, Vec2};
@@ -389,6 +391,57 @@ impl World {
             }
             out.push(JointConstraint::new(k as u32, j, ea, eb, bodies, h));
         }
+    }
+
+    /// The sandbox's drag as a mouse joint from the world to the dragged
+    /// body, if there is one and the body is not frozen.
+    pub(crate) fn prepare_drag(
+        &self,
+        bodies: &[SolverBody],
+        world_slot: u32,
+        h: f32,
+    ) -> Option<JointConstraint> {
+        let d = self.drag?;
+        let b = self.body(d.body)?;
+        if b.frozen {
+            return None;
+        }
+        let def = JointDef::new(
+            None,
+            d.body,
+            Vec2::ZERO,
+            d.local_anchor,
+            JointKind::Mouse(Mouse {
+                target: d.target,
+                spring: Spring {
+                    hertz: d.hertz,
+                    damping_ratio: d.damping_ratio,
+                },
+                max_force: d.max_force,
+            }),
+        );
+        let mut joint = Joint::new(def);
+        joint.impulses.linear = d.impulse;
+        let world = End {
+            slot: world_slot,
+            center: Vec2::ZERO,
+            rot: Rot::IDENTITY,
+            anchor: Vec2::ZERO,
+        };
+        let body = End {
+            slot: d.body.index,
+            center: b.center,
+            rot: b.xf.rot,
+            anchor: b.xf.apply(d.local_anchor) - b.center,
+        };
+        Some(JointConstraint::new(
+            u32::MAX,
+            &joint,
+            world,
+            body,
+            bodies,
+            h,
+        ))
     }
 
     /// Stores each solved joint's impulses and reaction, and breaks the

@@ -14,7 +14,6 @@
 use super::joints::{JOINT_MAX_ANGULAR, JOINT_MAX_LINEAR};
 use super::world::{World, WorldEvent};
 use crate::dynamics::contact_solver::{self, SolverParams};
-use crate::dynamics::drag::DragConstraint;
 use crate::dynamics::joint::JointParams;
 use crate::dynamics::schedule::BLOCK;
 use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
@@ -132,7 +131,7 @@ impl World {
         // Joints, in slot order; the world frame is one more static slot.
         let mut joints = std::mem::take(&mut self.scratch.joint_constraints);
         let world_slot = self.slots.len() as u32;
-        if !self.joints.is_empty() {
+        if !self.joints.is_empty() || self.drag.is_some() {
             bodies.push(SolverBody::default());
             poses.push(SolverPose::default());
         }
@@ -146,19 +145,8 @@ impl World {
             max_angular: JOINT_MAX_ANGULAR,
         };
 
-        let mut drag = self.drag.and_then(|j| {
-            let b = self.body(j.body)?;
-            if b.frozen {
-                return None;
-            }
-            Some(DragConstraint::new(
-                &j,
-                j.body.index,
-                b.center,
-                b.xf.apply(j.local_anchor),
-                h,
-            ))
-        });
+        // The sandbox's drag: a mouse joint, solved once per substep.
+        let mut drag = self.prepare_drag(&bodies, world_slot, h);
 
         for _ in 0..substeps {
             // Gravity and damping (awake dynamic bodies).
@@ -166,8 +154,7 @@ impl World {
                 g.apply(&mut bodies[g.body as usize]);
             }
             if let Some(d) = drag.as_ref() {
-                let i = d.body as usize;
-                d.warm_start(&mut bodies[i], &poses[i]);
+                d.warm_start(&mut bodies, &poses);
             }
             for j in &joints {
                 j.warm_start(&mut bodies, &poses);
@@ -175,8 +162,7 @@ impl World {
             contact_solver::update_anchors(&mut constraints, &bodies, &poses, h, s.max_push_speed);
             contact_solver::warm_start(&constraints, &mut bodies);
             if let Some(d) = drag.as_mut() {
-                let i = d.body as usize;
-                d.solve(&mut bodies[i], &poses[i]);
+                d.solve_velocity(&mut bodies, &poses, &joint_params);
             }
             forest.prepare(&joints, &bodies, &poses);
             for _ in 0..s.velocity_iterations.max(1) {
@@ -209,7 +195,7 @@ impl World {
             }
         });
         if let (Some(d), Some(j)) = (drag, self.drag.as_mut()) {
-            j.impulse = d.impulse;
+            j.impulse = d.impulses.linear;
         }
         self.write_back(&bodies, &poses);
         if !joints.is_empty() {
