@@ -1,5 +1,5 @@
-//! Rigid-body dynamics: bodies, materials, the contact solver, the drag joint
-//! and sleeping.
+//! Rigid-body dynamics: bodies and their shapes, materials, collision filters,
+//! joints, the contact solver, the drag and sleeping.
 
 pub mod body;
 pub(crate) mod contact_solver;

@@ -1,5 +1,5 @@
 //! The pair kernels: exact routines for the shape pairs that have one. Which
-//! kernel answers which pair is decided in one place, [`super::dispatch`].
+//! kernel answers which pair is decided in one place, `narrowphase/dispatch.rs`.
 
 pub(crate) mod circle;
 pub(crate) mod ellipse;
