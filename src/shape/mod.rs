@@ -13,12 +13,14 @@ mod decompose;
 mod error;
 mod mass;
 mod polygon;
+mod ray;
 mod support;
 
 pub use decompose::{decompose, MAX_OUTLINE_VERTICES, MAX_PIECE_VERTICES};
 pub use error::ShapeError;
 pub use mass::MassProperties;
 pub use polygon::Polygon;
+pub use ray::RayHit;
 pub use support::{PointShape, SupportMap};
 
 use crate::math::Aabb;

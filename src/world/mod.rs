@@ -1,6 +1,7 @@
 //! The world: bodies, settings, the step pipeline.
 
 mod joints;
+mod queries;
 mod settings;
 mod solve;
 mod step;
@@ -10,6 +11,7 @@ mod validate;
 mod world;
 
 pub use crate::dynamics::BodyId;
+pub use queries::RayCastHit;
 pub use settings::{WorldSettings, DEFAULT_SUBSTEPS};
 pub use validate::{validate_body_def, BodyError, MAX_POSITION, MAX_SHAPES};
 pub use world::{ContactView, StepTimings, World, WorldEvent};
