@@ -52,6 +52,10 @@ enum Gesture {
     Throwing {
         from: Vec2,
     },
+    /// Aiming the laser from this world point.
+    Aiming {
+        from: Vec2,
+    },
     /// Making a joint from this world point.
     Linking {
         tool: minkowski::replay::JointTool,
@@ -385,6 +389,10 @@ impl App {
         super::joints::draw(&self.cam, &self.world, self.overlays.is_on(Overlay::Joints));
         overlays::draw(&self.cam, &self.world, &self.overlays);
         self.draw_gestures();
+        if let Gesture::Aiming { from } = self.gesture {
+            let to = self.cam.to_world(Vec2::from(mouse_position()));
+            self.draw_laser(from, to);
+        }
         let trace = self
             .inspector
             .filter(|_| self.inspector_open)
@@ -465,6 +473,38 @@ impl App {
             };
             (text, theme::OK)
         })
+    }
+
+    /// The laser from `from` toward `to`: each hit's point and normal, and
+    /// the ray reflected up to 8 times (world ray casts; nothing changes).
+    fn draw_laser(&mut self, from: Vec2, to: Vec2) {
+        let mut dir = (to - from).normalize_or_zero();
+        if dir == Vec2::ZERO {
+            return;
+        }
+        let mut origin = from;
+        let red = Color::new(1.0, 0.25, 0.3, 1.0);
+        for bounce in 0..=8 {
+            let hit = self.world.ray_cast(origin, dir, 200.0, u32::MAX);
+            let end = hit.map_or(origin + dir * 200.0, |h| h.point);
+            let alpha = 1.0 - bounce as f32 * 0.09;
+            let (a, b) = (self.cam.to_screen(origin), self.cam.to_screen(end));
+            draw_line(a.x, a.y, b.x, b.y, 2.0, theme::with_alpha(red, alpha));
+            let Some(h) = hit else {
+                break;
+            };
+            draw_circle(b.x, b.y, 4.0, theme::SELECTED);
+            let tip = self
+                .cam
+                .to_screen(h.point + h.normal * (24.0 / self.cam.scale));
+            draw_line(b.x, b.y, tip.x, tip.y, 1.5, theme::SELECTED);
+            if h.distance == 0.0 {
+                break;
+            }
+            // Reflect, and start just off the surface.
+            dir = dir - 2.0 * dir.dot(h.normal) * h.normal;
+            origin = h.point + h.normal * 1e-4;
+        }
     }
 
     fn draw_gestures(&self) {

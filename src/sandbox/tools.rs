@@ -42,11 +42,13 @@ pub enum Tool {
     Weld,
     /// Turn a hinge's motor on or off.
     Motor,
+    /// Aim a laser: the ray's hits and reflections (a query only).
+    Laser,
 }
 
 impl Tool {
     /// Every tool, in toolbar order (keys 1..9, then 0, J, L, K, W, T).
-    pub const ALL: [Tool; 15] = [
+    pub const ALL: [Tool; 16] = [
         Tool::Drag,
         Tool::Box,
         Tool::Circle,
@@ -62,6 +64,7 @@ impl Tool {
         Tool::Spring,
         Tool::Weld,
         Tool::Motor,
+        Tool::Laser,
     ];
 
     /// Toolbar label.
@@ -82,6 +85,7 @@ impl Tool {
             Tool::Spring => "Spring",
             Tool::Weld => "Weld",
             Tool::Motor => "Motor",
+            Tool::Laser => "Laser",
         }
     }
 
@@ -103,6 +107,9 @@ impl Tool {
             Tool::Spring => "press at one end, release at the other: a 2 Hz spring",
             Tool::Weld => "press on body A, release on body B: weld them there",
             Tool::Motor => "click a hinge to turn its motor on (2 rad/s) or off",
+            Tool::Laser => {
+                "press and drag: a laser from the press toward the cursor, reflected up to 8 times"
+            }
         }
     }
 
@@ -124,6 +131,7 @@ impl Tool {
             Tool::Spring => KeyCode::K,
             Tool::Weld => KeyCode::W,
             Tool::Motor => KeyCode::T,
+            Tool::Laser => KeyCode::Y,
         }
     }
 
@@ -145,6 +153,7 @@ impl Tool {
             Tool::Spring => 'K',
             Tool::Weld => 'W',
             Tool::Motor => 'T',
+            Tool::Laser => 'Y',
         }
     }
 

@@ -47,7 +47,7 @@ impl Shape {
     /// meets the shape placed at `xf`, within `max_t` metres; `None` when it
     /// misses. A ray starting inside hits at `t = 0`.
     pub fn ray_cast(&self, xf: &Iso, origin: Vec2, dir: Vec2, max_t: f32) -> Option<RayHit> {
-        if !(max_t >= 0.0) {
+        if max_t.is_nan() || max_t < 0.0 {
             return None;
         }
         let o = xf.apply_inv(origin);

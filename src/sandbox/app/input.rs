@@ -83,6 +83,11 @@ impl App {
                     self.gesture = Gesture::Idle;
                 }
             }
+            Gesture::Aiming { .. } => {
+                if !is_mouse_button_down(MouseButton::Left) {
+                    self.gesture = Gesture::Idle;
+                }
+            }
             Gesture::Idle => {}
         }
     }
@@ -107,7 +112,7 @@ impl App {
     }
 
     pub(super) fn tool_press(&mut self, at: Vec2) {
-        if self.player.is_some() && self.tool != Tool::Inspect {
+        if self.player.is_some() && !matches!(self.tool, Tool::Inspect | Tool::Laser) {
             self.toast(
                 "replays are read-only (the Inspect tool works)".into(),
                 theme::TEXT_DIM,
@@ -133,6 +138,7 @@ impl App {
                 }
             }
             Tool::Throw => self.gesture = Gesture::Throwing { from: at },
+            Tool::Laser => self.gesture = Gesture::Aiming { from: at },
             Tool::Pin => self.act(Action::Joint {
                 tool: JointTool::Pin,
                 a: at,
