@@ -246,7 +246,7 @@ impl World {
         self.scratch.joined_pairs_valid = false;
         if let (Some(a), false) = (def.body_a, def.collide_connected) {
             let key = ordered(a.index, def.body_b.index);
-            self.contacts.retain(|c| ordered(c.body_a, c.body_b) != key);
+            self.drop_contacts(|c| ordered(c.body_a, c.body_b) != key);
         }
         self.scratch.contacts_in_sync = false;
     }

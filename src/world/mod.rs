@@ -1,5 +1,6 @@
 //! The world: bodies, settings, the step pipeline.
 
+mod events;
 mod joints;
 mod queries;
 mod settings;

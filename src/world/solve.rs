@@ -213,6 +213,7 @@ impl World {
     fn write_back(&mut self, bodies: &[SolverBody], poses: &[SolverPose]) {
         let max_speed = self.settings.max_speed;
         let step = self.step_index;
+        let mut froze = false;
         for (i, ((slot, sb), q)) in self.slots.iter_mut().zip(bodies).zip(poses).enumerate() {
             let Some(b) = slot.body.as_mut() else {
                 continue;
@@ -243,6 +244,7 @@ impl World {
             if let Some(reason) = bad {
                 // Keep the last good pose, stop the body, take it out of collision.
                 b.frozen = true;
+                froze = true;
                 b.awake = false;
                 b.v = Vec2::ZERO;
                 b.w = 0.0;
@@ -265,7 +267,7 @@ impl World {
             b.xf.rot = rot;
             b.sync_transform();
         }
-        if !self.events.is_empty() {
+        if froze {
             let frozen: Vec<u32> = (0..self.slots.len() as u32)
                 .filter(|&i| {
                     self.slots[i as usize]
@@ -274,8 +276,7 @@ impl World {
                         .is_some_and(|b| b.frozen)
                 })
                 .collect();
-            self.contacts
-                .retain(|c| !frozen.contains(&c.body_a) && !frozen.contains(&c.body_b));
+            self.drop_contacts(|c| !frozen.contains(&c.body_a) && !frozen.contains(&c.body_b));
             self.scratch.contacts_in_sync = false;
             if self.drag.is_some_and(|d| frozen.contains(&d.body.index)) {
                 self.drag = None;

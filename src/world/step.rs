@@ -94,8 +94,14 @@ impl World {
         next.clear();
         let old = &self.contacts;
         let mut i = 0;
+        let mut ended = std::mem::take(&mut self.scratch.ended);
+        ended.clear();
+        let events = self.contact_events;
         for &(a, b) in pairs {
             while i < old.len() && (old[i].a, old[i].b) < (a, b) {
+                if events && old[i].manifold.count > 0 {
+                    ended.push(old[i]);
+                }
                 i += 1;
             }
             if i < old.len() && (old[i].a, old[i].b) == (a, b) {
@@ -122,7 +128,14 @@ impl World {
             });
             let _ = (body_a, body_b);
         }
+        if events {
+            ended.extend(old[i..].iter().filter(|c| c.manifold.count > 0));
+        }
         self.scratch.contacts = std::mem::replace(&mut self.contacts, next);
+        for c in &ended {
+            self.events.push(self.contact_end(c));
+        }
+        self.scratch.ended = ended;
     }
 
     /// Whether the contact list is what merging the broadphase's pairs would
@@ -167,7 +180,11 @@ impl World {
         let reuse_margin = self.settings.reuse_margin;
         let mut wake = std::mem::take(&mut self.scratch.wake);
         wake.clear();
+        let mut changed = std::mem::take(&mut self.scratch.ended);
+        changed.clear();
+        let events = self.contact_events;
         for c in &mut self.contacts {
+            let touched = c.manifold.count > 0;
             let (Some(ba), Some(bb)) = (
                 self.slots[c.body_a as usize].body.as_ref(),
                 self.slots[c.body_b as usize].body.as_ref(),
@@ -242,6 +259,9 @@ impl World {
                 c.manifold = m;
                 c.features = features;
             }
+            if events && touched != (c.manifold.count > 0) {
+                changed.push(*c);
+            }
             let m = &c.manifold;
             if m.count > 0 && m.min_separation() <= self.settings.linear_slop {
                 for (x, y) in [(ba, bb), (bb, ba)] {
@@ -257,6 +277,15 @@ impl World {
             self.wake_islands(&wake);
         }
         self.scratch.wake = wake;
+        for c in &changed {
+            let e = if c.manifold.count > 0 {
+                self.contact_begin(c)
+            } else {
+                self.contact_end(c)
+            };
+            self.events.push(e);
+        }
+        self.scratch.ended = changed;
     }
 
     /// Stage 8: islands of touching dynamic bodies sleep together once all of

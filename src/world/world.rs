@@ -32,6 +32,38 @@ pub enum WorldEvent {
         /// What was wrong.
         reason: String,
     },
+    /// Two shapes started touching (their manifold gained its first point);
+    /// reported when contact events are on ([`World::set_contact_events`]).
+    ContactBegin {
+        /// Body A.
+        body_a: BodyId,
+        /// The index of the shape in body A.
+        shape_a: u32,
+        /// Body B.
+        body_b: BodyId,
+        /// The index of the shape in body B.
+        shape_b: u32,
+        /// The first contact point (world).
+        point: Vec2,
+        /// The normal, from A to B.
+        normal: Vec2,
+        /// Step index.
+        step: u64,
+    },
+    /// Two shapes stopped touching (their manifold lost its last point, or
+    /// one of them went away).
+    ContactEnd {
+        /// Body A.
+        body_a: BodyId,
+        /// The index of the shape in body A.
+        shape_a: u32,
+        /// Body B.
+        body_b: BodyId,
+        /// The index of the shape in body B.
+        shape_b: u32,
+        /// Step index.
+        step: u64,
+    },
     /// A joint's reaction passed its break force or torque: it was removed
     /// at the end of the step.
     JointBroken {
@@ -155,6 +187,8 @@ pub(crate) struct Scratch {
     pub joined_pairs_valid: bool,
     /// This step's joint constraints.
     pub joint_constraints: Vec<JointConstraint>,
+    /// Contacts that began or ended touching this step (contact events).
+    pub ended: Vec<Contact>,
     pub joint_forest: JointForest,
 }
 
@@ -184,6 +218,9 @@ pub struct World {
     pub(crate) broadphase: SweepAndPrune,
     pub(crate) contacts: Vec<Contact>,
     pub(crate) drag: Option<DragJoint>,
+    /// Whether contact begin and end events are reported.
+    #[serde(default)]
+    pub(crate) contact_events: bool,
     #[serde(default)]
     pub(crate) joints: Vec<JointSlot>,
     #[serde(default)]
@@ -213,6 +250,7 @@ impl World {
             proxy_free: Vec::new(),
             contacts: Vec::new(),
             drag: None,
+            contact_events: false,
             joints: Vec::new(),
             joint_free: Vec::new(),
             step_index: 0,
@@ -306,8 +344,7 @@ impl World {
                 self.proxy_free.push(c.proxy);
             }
         }
-        self.contacts
-            .retain(|c| c.body_a != index && c.body_b != index);
+        self.drop_contacts(|c| c.body_a != index && c.body_b != index);
         self.scratch.contacts_in_sync = false;
         let slot = &mut self.slots[index as usize];
         slot.body = None;

@@ -1,0 +1,56 @@
+//! Contact events: when two shapes begin and stop touching, in the order of
+//! the contact list (deterministic), reported through `World::take_events`
+//! when asked for.
+
+use super::world::{Contact, World, WorldEvent};
+
+impl World {
+    /// Turns contact begin and end events on or off (off by default: a busy
+    /// world makes many, and they wait in the event list until taken).
+    pub fn set_contact_events(&mut self, on: bool) {
+        self.contact_events = on;
+    }
+
+    /// Whether contact events are on.
+    pub fn contact_events(&self) -> bool {
+        self.contact_events
+    }
+
+    pub(crate) fn contact_begin(&self, c: &Contact) -> WorldEvent {
+        let p = c.manifold.points().first();
+        WorldEvent::ContactBegin {
+            body_a: self.id_of(c.body_a),
+            shape_a: c.child_a,
+            body_b: self.id_of(c.body_b),
+            shape_b: c.child_b,
+            point: p.map_or(crate::math::Vec2::ZERO, |p| p.point),
+            normal: c.manifold.normal,
+            step: self.step_index,
+        }
+    }
+
+    pub(crate) fn contact_end(&self, c: &Contact) -> WorldEvent {
+        WorldEvent::ContactEnd {
+            body_a: self.id_of(c.body_a),
+            shape_a: c.child_a,
+            body_b: self.id_of(c.body_b),
+            shape_b: c.child_b,
+            step: self.step_index,
+        }
+    }
+
+    /// Drops the contacts `keep` refuses, reporting the touching ones as
+    /// ended when contact events are on.
+    pub(crate) fn drop_contacts(&mut self, keep: impl Fn(&Contact) -> bool) {
+        if self.contact_events {
+            let ended: Vec<WorldEvent> = self
+                .contacts
+                .iter()
+                .filter(|c| !keep(c) && c.manifold.count > 0)
+                .map(|c| self.contact_end(c))
+                .collect();
+            self.events.extend(ended);
+        }
+        self.contacts.retain(keep);
+    }
+}
