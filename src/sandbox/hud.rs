@@ -85,7 +85,26 @@ pub fn draw(world: &World, stats: &Stats, info: &HudInfo) {
         theme::FONT_SMALL,
         theme::TEXT_DIM,
     );
-    line(&mut ly, info.scene, theme::ACCENT);
+    // A long name (a replay's path) is cut from the left to leave room for
+    // the help hint.
+    let room = w - 30.0 - theme::text_width(help, theme::FONT_SMALL);
+    let mut title = info.scene.to_string();
+    if theme::text_width(&title, theme::FONT) > room {
+        let chars: Vec<char> = info.scene.chars().collect();
+        let mut start = 0;
+        while start < chars.len() {
+            let t: String = "..."
+                .chars()
+                .chain(chars[start..].iter().copied())
+                .collect();
+            if theme::text_width(&t, theme::FONT) <= room {
+                title = t;
+                break;
+            }
+            start += 1;
+        }
+    }
+    line(&mut ly, &title, theme::ACCENT);
     theme::text(&info.state, px, ly, theme::FONT, theme::TEXT);
     if let Some((badge, c)) = &info.badge {
         let bx = px + theme::text_width(&info.state, theme::FONT) + 14.0;
