@@ -5,15 +5,18 @@
 # the same step count (Box2D's benchmark times steps 2..N; Minkowski's bench
 # times every step, so its first step is left out the same way).
 set -euo pipefail
-b2=${1:?path to Box2D bin/benchmark}
+b2=$(realpath "${1:?path to Box2D bin/benchmark}")
 rounds=${2:-2}
 cd "$(dirname "$0")/.."
 cargo build --release -q
+# Box2D's benchmark writes a CSV per scene into its working directory.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 declare -A steps=([joint_grid]=500 [tumbler]=750 [compounds]=500 [smash]=300 [washer]=500 [large_pyramid]=500)
 for scene in joint_grid tumbler compounds smash washer large_pyramid; do
   n=${steps[$scene]}
   for r in $(seq "$rounds"); do
-    b=$("$b2" -b="$scene" -w=1 -r=1 | grep -E '^run 0' | grep -Eo '[0-9]+\.[0-9]+')
+    b=$(cd "$scratch" && "$b2" -b="$scene" -w=1 -r=1 | grep -E '^run 0' | grep -Eo '[0-9]+\.[0-9]+')
     m=$(./target/release/minkowski bench "$scene" --steps "$n" --json \
       | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["total_s"]*1000)')
     python3 - "$scene" "$r" "$n" "$b" "$m" <<'PY'
