@@ -112,6 +112,7 @@ fn make_config(kind: Kind, pick: u32) -> SapConfig {
         velocity_stretch: stretch,
         reevaluate_interval: [1, 3, 32][(pick / 6) as usize % 3],
         regions: pick % 7 != 0,
+        crowd_cap: false,
     }
 }
 
@@ -124,7 +125,13 @@ struct Harness {
 }
 
 impl Harness {
+    /// The harness checks the exact pair set, so the crowd cap is off (the
+    /// cap has its own test, `a_crowd_is_capped_then_completed`).
     fn new(config: SapConfig, ids: usize) -> Self {
+        let config = SapConfig {
+            crowd_cap: false,
+            ..config
+        };
         Harness {
             sap: SweepAndPrune::new(config),
             tight: vec![None; ids],
@@ -361,6 +368,45 @@ fn long_seeded_sequences_match_brute_force() {
             h.apply(op);
         }
     }
+}
+
+/// A crowd of 300 boxes on one spot: with the cap, the pairs are a subset of
+/// the overlapping ones and at most the cap per box; the capped boxes keep
+/// looking, and once the crowd has spread out the pair set is exact again.
+#[test]
+fn a_crowd_is_capped_then_completed() {
+    use minkowski::broadphase::MAX_PAIRS_PER_BODY;
+    let n = 300u32;
+    let mut sap = SweepAndPrune::new(SapConfig::default());
+    let mut exact = SweepAndPrune::new(SapConfig {
+        crowd_cap: false,
+        ..SapConfig::default()
+    });
+    for i in 0..n {
+        let b = bx(0.0, 0.0, 1.0, 1.0);
+        sap.insert(i, b, false);
+        exact.insert(i, b, false);
+    }
+    sap.insert(n, bx(-50.0, -2.0, 100.0, 1.0), true);
+    exact.insert(n, bx(-50.0, -2.0, 100.0, 1.0), true);
+    sap.update_pairs();
+    exact.update_pairs();
+    let all = exact.pairs();
+    assert_eq!(all.len(), (n * (n - 1) / 2) as usize);
+    assert!(sap.capped() > 0);
+    assert!(sap.pairs().iter().all(|p| all.binary_search(p).is_ok()));
+    assert!(sap.pairs().len() <= n as usize * MAX_PAIRS_PER_BODY as usize);
+    // The crowd spreads onto a line, one box per 2 m: few overlaps remain.
+    for i in 0..n {
+        let b = bx(i as f32 * 2.0 - 300.0, 0.0, 1.0, 1.0);
+        sap.update(i, b, Vec2::ZERO);
+        exact.update(i, b, Vec2::ZERO);
+    }
+    sap.update_pairs();
+    exact.update_pairs();
+    sap.update_pairs();
+    assert_eq!(sap.capped(), 0);
+    assert_eq!(sap.pairs(), exact.pairs());
 }
 
 /// Bodies drift from a horizontal line to a vertical one, so the sweep axis must flip

@@ -66,7 +66,7 @@ mod sap;
 use serde::{Deserialize, Serialize};
 
 pub use pairs::Pair;
-pub use sap::{SweepAndPrune, SweepAxis};
+pub use sap::{SweepAndPrune, SweepAxis, MAX_FOUND_PAIRS, MAX_PAIRS_PER_BODY};
 
 /// Settings of [`SweepAndPrune`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -84,6 +84,15 @@ pub struct SapConfig {
     /// Split the world into regions, each with its own sweep (multi-SAP). `false`
     /// keeps one sweep for the whole world, for comparison. Default `true`.
     pub regions: bool,
+    /// Bound the pairs of bodies piled on one another (see
+    /// [`MAX_PAIRS_PER_BODY`]). `false` reports every overlapping pair, as the
+    /// brute-force oracle of the tests does. Default `true`.
+    #[serde(default = "yes")]
+    pub crowd_cap: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Default for SapConfig {
@@ -93,6 +102,7 @@ impl Default for SapConfig {
             velocity_stretch: 1.0,
             reevaluate_interval: 32,
             regions: true,
+            crowd_cap: true,
         }
     }
 }

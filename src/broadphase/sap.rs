@@ -16,7 +16,10 @@ use crate::math::Vec2;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+mod crowd;
 mod maintain;
+
+pub use crowd::{MAX_FOUND_PAIRS, MAX_PAIRS_PER_BODY};
 
 /// A box spanning more bands than this is kept in the large list instead.
 const MAX_BANDS: i64 = 8;
@@ -73,6 +76,7 @@ struct Scratch {
     found: Vec<Pair>,
     next: Vec<Pair>,
     old: Vec<Pair>,
+    crowd: crowd::Crowd,
 }
 
 /// A growable bitset over body ids.
@@ -171,6 +175,9 @@ pub struct SweepAndPrune {
     pairs: Vec<Pair>,
     added: Vec<Pair>,
     removed: Vec<Pair>,
+    /// Bodies the crowd cap refused a pair in the last refresh.
+    #[serde(default)]
+    capped: usize,
     #[serde(skip)]
     scratch: Scratch,
 }
@@ -185,6 +192,7 @@ impl SweepAndPrune {
             velocity_stretch: sane(config.velocity_stretch),
             reevaluate_interval: config.reevaluate_interval.max(1),
             regions: config.regions,
+            crowd_cap: config.crowd_cap,
         };
         SweepAndPrune {
             config,
@@ -205,6 +213,7 @@ impl SweepAndPrune {
             pairs: Vec::new(),
             added: Vec::new(),
             removed: Vec::new(),
+            capped: 0,
             scratch: Scratch::default(),
         }
     }
@@ -327,6 +336,12 @@ impl SweepAndPrune {
         &self.added
     }
 
+    /// How many bodies the crowd cap refused a pair in the last refresh
+    /// (0 unless bodies are piled on one another; see [`MAX_PAIRS_PER_BODY`]).
+    pub fn capped(&self) -> usize {
+        self.capped
+    }
+
     /// Pairs that disappeared in the last refresh, sorted.
     pub fn removed(&self) -> &[(u32, u32)] {
         &self.removed
@@ -347,10 +362,12 @@ impl SweepAndPrune {
         self.dirty.sort_unstable();
         let mut found = std::mem::take(&mut self.scratch.found);
         found.clear();
+        self.scratch.crowd.enabled = self.config.crowd_cap;
         if !rebuilt {
             self.apply_dirty(&mut found);
         }
-        self.find_other_pairs(rebuilt, &mut found);
+        let mut crowd = std::mem::take(&mut self.scratch.crowd);
+        self.find_other_pairs(rebuilt, &mut crowd, &mut found);
         found.sort_unstable();
         found.dedup();
         self.merge_pairs(&found);
@@ -359,6 +376,14 @@ impl SweepAndPrune {
             self.dirty_bits.clear(id);
         }
         self.dirty.clear();
+        // Bodies the crowd cap refused a pair look for their pairs again at
+        // the next refresh.
+        let capped = crowd.finish();
+        self.capped = capped.len();
+        for id in capped {
+            self.mark(id);
+        }
+        self.scratch.crowd = crowd;
     }
 
     /// Writes into `out` (cleared first) the ids whose current fat box overlaps `aabb`

@@ -131,6 +131,15 @@ pub fn run(args: &RunArgs) -> i32 {
                     torque,
                 ));
             }
+            WorldEvent::BodyBuried {
+                body,
+                by,
+                depth,
+                step,
+            } => eprintln!(
+                "warning: step {step}: body {} buried {depth:.3} m deep in body {}",
+                body.index, by.index,
+            ),
             other => eprintln!("warning: {other:?}"),
         }
     }
@@ -217,7 +226,9 @@ pub fn state_json(
 
 /// Validates a scene without running it; returns the exit code.
 pub fn check(args: &CheckArgs) -> i32 {
-    match load_scene(&args.scene) {
+    // Building catches what only the whole world shows: joints between
+    // generated bodies, and bodies piled on one another.
+    match load_scene(&args.scene).and_then(|s| s.build().map(|_| s)) {
         Ok(scene) => {
             let generated = scene.body_count() - scene.bodies.len();
             let joints =

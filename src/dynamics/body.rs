@@ -225,6 +225,9 @@ pub struct Body {
     pub(crate) sleep_island: u32,
     /// Frozen after a numerical failure: takes no further part in the step.
     pub(crate) frozen: bool,
+    /// Reported as buried in a static or kinematic body, and not yet out.
+    #[serde(default)]
+    pub(crate) buried: bool,
     /// Union of the shapes' tight boxes.
     pub(crate) aabb: Aabb,
     /// Farthest reach of the shape from the centre of mass (m).
@@ -366,6 +369,7 @@ impl Body {
             sleep_time: 0.0,
             sleep_island: u32::MAX,
             frozen: false,
+            buried: false,
             extent,
         }
     }
@@ -447,6 +451,13 @@ impl Body {
     /// `true` after a numerical failure froze the body.
     pub fn is_frozen(&self) -> bool {
         self.frozen
+    }
+
+    /// Whether the body is pushed deeper than the burial limit into a static
+    /// or kinematic body (the world's `BURIED_DEPTH`); the world reports it
+    /// once, with a `BodyBuried` event, when it happens.
+    pub fn is_buried(&self) -> bool {
+        self.buried
     }
     /// Tight bounding box of all the shapes at the current pose.
     pub fn aabb(&self) -> Aabb {

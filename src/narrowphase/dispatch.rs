@@ -53,8 +53,30 @@ pub fn distance(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<Closest> {
 }
 
 /// Penetration depth and normal, or `None` when the shapes are apart.
+///
+/// `Some` exactly when [`intersects`] says the shapes meet: that test decides,
+/// and a pair it calls touching but the penetration kernel rounds to apart gets
+/// depth 0 along the kernel's closest-feature normal.
 pub fn penetration(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<Penetration> {
-    pair_penetration(a, xa, b, xb).unwrap_or_else(|| epa::penetration(a, xa, b, xb))
+    if !intersects(a, xa, b, xb) {
+        return None;
+    }
+    pair_penetration(a, xa, b, xb)
+        .unwrap_or_else(|| epa::penetration(a, xa, b, xb))
+        .or_else(|| Some(touching(a, xa, b, xb)))
+}
+
+/// Depth 0 along the closest-feature normal, for a pair that rounds to apart.
+fn touching(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Penetration {
+    let c = epa::contact(a, xa, b, xb, None, None);
+    let (pa, _) = c.points();
+    let point = xa.apply(pa);
+    Penetration {
+        depth: 0.0,
+        normal: xa.rot.apply(c.normal()),
+        point_a: point,
+        point_b: point,
+    }
 }
 
 /// The `intersects` column: `Some(answer)` from a pair kernel, `None` for GJK.

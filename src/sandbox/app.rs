@@ -23,6 +23,7 @@ use super::tools::{self, ButtonTarget, SpawnKind, Spawner, Tool};
 use super::PlayArgs;
 use macroquad::prelude::*;
 use minkowski::scene::{BodySpec, Scene};
+use minkowski::world::WorldEvent;
 use minkowski::{Aabb, BodyId, BodyKind, World};
 use std::path::PathBuf;
 mod input;
@@ -320,10 +321,19 @@ impl App {
             r.after_step(&self.world);
         }
         self.rewind.after_step(&self.world);
-        let frozen = self.world.take_events().len();
+        let events = self.world.take_events();
+        let count = |f: fn(&WorldEvent) -> bool| events.iter().filter(|e| f(e)).count();
+        let frozen = count(|e| matches!(e, WorldEvent::BodyFrozen { .. }));
+        let buried = count(|e| matches!(e, WorldEvent::BodyBuried { .. }));
         if frozen > 0 && self.capture.is_none() {
             self.toast(
                 format!("{frozen} body(ies) frozen after a numerical failure"),
+                theme::ERROR,
+            );
+        }
+        if buried > 0 && self.capture.is_none() {
+            self.toast(
+                format!("{buried} body(ies) buried in a static body (shown in orange)"),
                 theme::ERROR,
             );
         }

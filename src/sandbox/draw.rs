@@ -73,6 +73,9 @@ pub fn body_color(body: &Body) -> Color {
     if body.is_frozen() {
         return theme::FROZEN;
     }
+    if body.is_buried() {
+        return theme::BURIED;
+    }
     match body.kind() {
         BodyKind::Static => theme::STATIC,
         BodyKind::Kinematic => theme::KINEMATIC,

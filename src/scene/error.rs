@@ -111,6 +111,27 @@ pub enum SceneError {
         /// The cap.
         max: usize,
     },
+    /// The bodies start piled on one another beyond what a step can handle
+    /// ([`crate::world::MAX_START_OVERLAPS`] overlapping pairs).
+    #[error(
+        "{origin}: the bodies start piled on one another: more than {max} overlapping pairs; \
+         about {crowd} bodies overlap around ({x:.2}, {y:.2}) (body {body}); \
+         spread them out (a generator's `spacing`, or fewer bodies)"
+    )]
+    Crowd {
+        /// The file.
+        origin: String,
+        /// The limit on overlapping pairs.
+        max: usize,
+        /// Bodies overlapping the worst one, itself included.
+        crowd: usize,
+        /// The worst body's id.
+        body: u32,
+        /// Its centre (m).
+        x: f32,
+        /// Its centre (m).
+        y: f32,
+    },
 }
 
 impl SceneError {

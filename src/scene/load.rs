@@ -8,7 +8,7 @@ use super::resolve::{add_joints, check_joints, check_names};
 use super::spec::BodySpec;
 use super::validate::check;
 use super::{BUILTIN, MAX_BODIES};
-use crate::world::World;
+use crate::world::{World, MAX_START_OVERLAPS};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;
@@ -201,6 +201,18 @@ impl Scene {
             }
         }
         add_joints(&mut world, origin, &specs, &joints)?;
+        let census = world.crowding(MAX_START_OVERLAPS);
+        if census.pairs > MAX_START_OVERLAPS {
+            let (body, n, at) = census.worst.unwrap_or((0, 0, crate::math::Vec2::ZERO));
+            return Err(SceneError::Crowd {
+                origin: origin.to_string(),
+                max: MAX_START_OVERLAPS,
+                crowd: n + 1,
+                body,
+                x: at.x,
+                y: at.y,
+            });
+        }
         Ok(world)
     }
 }

@@ -1,5 +1,7 @@
 //! The world: bodies, settings, the step pipeline.
 
+mod buried;
+mod crowding;
 mod events;
 mod joints;
 mod queries;
@@ -12,6 +14,8 @@ mod validate;
 mod world;
 
 pub use crate::dynamics::BodyId;
+pub use buried::BURIED_DEPTH;
+pub use crowding::{Crowding, MAX_START_OVERLAPS};
 pub use queries::RayCastHit;
 pub use settings::{WorldSettings, DEFAULT_SUBSTEPS};
 pub use validate::{validate_body_def, BodyError, MAX_POSITION, MAX_SHAPES};

@@ -35,6 +35,7 @@ impl World {
         self.find_pairs();
         self.timings.broadphase = sw.lap();
         self.collide();
+        self.report_buried();
         self.wake_joined();
         self.timings.narrowphase = sw.lap();
         self.solve();

@@ -32,6 +32,20 @@ pub enum WorldEvent {
         /// What was wrong.
         reason: String,
     },
+    /// A dynamic body was pushed deeper than the burial limit into a static or
+    /// kinematic body ([`crate::world::BURIED_DEPTH`]): crushed under a heavy
+    /// stack, or driven into a wall. Reported once when it happens; again only
+    /// after the body has come back out to half the limit.
+    BodyBuried {
+        /// The buried body.
+        body: BodyId,
+        /// The static or kinematic body it is buried in.
+        by: BodyId,
+        /// Its deepest penetration into `by` (m).
+        depth: f32,
+        /// Step index.
+        step: u64,
+    },
     /// Two shapes started touching (their manifold gained its first point);
     /// reported when contact events are on ([`World::set_contact_events`]).
     ContactBegin {
@@ -221,6 +235,9 @@ pub struct World {
     /// Whether contact begin and end events are reported.
     #[serde(default)]
     pub(crate) contact_events: bool,
+    /// Slots of the bodies flagged buried, sorted.
+    #[serde(default)]
+    pub(crate) buried: Vec<u32>,
     #[serde(default)]
     pub(crate) joints: Vec<JointSlot>,
     #[serde(default)]
@@ -251,6 +268,7 @@ impl World {
             contacts: Vec::new(),
             drag: None,
             contact_events: false,
+            buried: Vec::new(),
             joints: Vec::new(),
             joint_free: Vec::new(),
             step_index: 0,
@@ -319,8 +337,12 @@ impl World {
                     (self.proxies.len() - 1) as u32
                 }
             };
+            // Kinematic shapes count as static in the broadphase: two bodies
+            // that are not dynamic never collide, so their pair is not made,
+            // and a kinematic drum's many pairs do not count against the
+            // crowd cap.
             self.broadphase
-                .insert(c.proxy, c.aabb, body.kind == BodyKind::Static);
+                .insert(c.proxy, c.aabb, body.kind != BodyKind::Dynamic);
         }
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
@@ -346,6 +368,7 @@ impl World {
         }
         self.drop_contacts(|c| c.body_a != index && c.body_b != index);
         self.scratch.contacts_in_sync = false;
+        self.buried.retain(|&b| b != index);
         let slot = &mut self.slots[index as usize];
         slot.body = None;
         slot.generation = slot.generation.wrapping_add(1);

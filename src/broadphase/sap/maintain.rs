@@ -2,6 +2,7 @@
 //! re-placing moved boxes, rebuilding, and finding the new pairs of dirty
 //! (moved or inserted) boxes.
 
+use super::crowd::{push_pair, Crowd};
 use super::*;
 
 impl SweepAndPrune {
@@ -230,9 +231,10 @@ impl SweepAndPrune {
             // Every region now holds its final boxes and `max_len` bounds them all, so
             // this region's pairs can be read off before moving to the next one.
             let flags = (&self.static_bits, &self.dirty_bits);
+            let crowd = &mut self.scratch.crowd;
             for e in group.iter().filter_map(|c| c.new.as_ref()) {
                 region::overlapping(v, band, e, self.max_len, |o| {
-                    push_pair(flags, e.id, o, found);
+                    push_pair(flags, crowd, e.id, o, found);
                 });
             }
             if v.is_empty() {
@@ -269,7 +271,7 @@ impl SweepAndPrune {
 
     /// Pushes onto `found` the pairs of dirty bodies not found region by region: all
     /// pairs after a rebuild, and otherwise those involving a large body.
-    pub(super) fn find_other_pairs(&self, rebuilt: bool, found: &mut Vec<Pair>) {
+    pub(super) fn find_other_pairs(&self, rebuilt: bool, crowd: &mut Crowd, found: &mut Vec<Pair>) {
         for &d in &self.dirty {
             let b = self.bodies[d as usize];
             let (Some(fat), Some(p)) = (b.fat.filter(|_| b.present), b.placed) else {
@@ -277,7 +279,7 @@ impl SweepAndPrune {
             };
             let flags = (&self.static_bits, &self.dirty_bits);
             if rebuilt || p.large {
-                self.visit(&fat, p.lo, p.hi, |o| push_pair(flags, d, o, found));
+                self.visit(&fat, p.lo, p.hi, |o| push_pair(flags, crowd, d, o, found));
                 continue;
             }
             for &l in &self.large {
@@ -285,7 +287,7 @@ impl SweepAndPrune {
                     .fat
                     .is_some_and(|f| f.overlaps(&fat))
                 {
-                    push_pair(flags, d, l, found);
+                    push_pair(flags, crowd, d, l, found);
                 }
             }
         }
@@ -317,17 +319,4 @@ impl SweepAndPrune {
         self.scratch.next = std::mem::replace(&mut self.pairs, next);
         self.scratch.old = old;
     }
-}
-
-/// Pushes the pair of dirty body `d` and body `o` unless it must not be reported: the
-/// same body, two static bodies, or a pair of two dirty bodies seen from the higher
-/// id (it is found from both ends; the lower id's copy is kept).
-/// `flags` are the static and the dirty bitsets.
-#[inline]
-pub(super) fn push_pair(flags: (&Bits, &Bits), d: u32, o: u32, found: &mut Vec<Pair>) {
-    let (is_static, dirty) = flags;
-    if o == d || (is_static.get(d) && is_static.get(o)) || (o < d && dirty.get(o)) {
-        return;
-    }
-    found.push(if d < o { (d, o) } else { (o, d) });
 }

@@ -34,6 +34,13 @@ impl World {
         })
     }
 
+    /// Shapes that the broadphase's crowd cap refused a pair in the last
+    /// step: non-zero only while bodies are piled on one another (see
+    /// [`crate::broadphase::MAX_PAIRS_PER_BODY`]).
+    pub fn crowded_shapes(&self) -> usize {
+        self.broadphase.capped()
+    }
+
     /// Number of broadphase pairs.
     pub fn pair_count(&self) -> usize {
         self.broadphase.pairs().len()

@@ -5,8 +5,20 @@
 //! in a small binary heap, so each expansion costs O(log n) rather than a scan).
 //! The nearest edge's distance is a lower bound on the depth and the support value
 //! along its normal an upper bound; the loop stops when they agree to a relative
-//! tolerance, when the support point repeats a vertex, or at an iteration cap,
-//! which returns the tightest separating direction found.
+//! tolerance (with a floor at the rounding of the support values, so shallow
+//! contacts between curved shapes converge too), or when the support point
+//! repeats a vertex.
+//!
+//! Each new support point replaces every side it lies beyond, not only the side
+//! it was found from, so the polytope stays convex and keeps the origin even
+//! when the start simplex holds points inside B − A (GJK warm-started from the
+//! previous step's simplex).
+//!
+//! At the iteration cap, the answer is the smallest support value seen, an
+//! upper bound on the depth (it always separates the pair), refined by a
+//! golden-section search of the support function around its direction: the
+//! case of two nearly round shapes, or identical ones at one pose, whose
+//! difference is round about the origin.
 //!
 //! Degenerate starts are normal here: a point simplex (the cores touch at a
 //! vertex), a segment (the origin on an edge; it becomes a two-edge polygon, the
@@ -16,16 +28,25 @@
 //! Rounded shapes: when the cores are apart but within the sum of the radii, the
 //! depth is `radii − core distance` straight from GJK and EPA does not run.
 
+mod polytope;
+
 use super::gjk::{Pair, SimplexCache};
 use super::simplex::{Simplex, SimplexVertex};
 use crate::math::{cross, Iso, Rot, Vec2};
 use crate::shape::SupportMap;
+use polytope::{Edge, EdgeHeap, Polytope};
 
 /// Most polytope expansions before the best answer so far is returned.
 pub const MAX_ITERATIONS: usize = 64;
 /// Relative tolerance between the depth's upper and lower bounds.
 pub const REL_TOLERANCE: f32 = 1e-6;
+/// Absolute floor of that tolerance, in units of f32 rounding of the support
+/// values (ε × the polytope's reach from the origin).
+const ROUNDING_ULPS: f32 = 8.0;
 const CAPACITY: usize = MAX_ITERATIONS + 4;
+/// Golden-section steps of the search that finishes an unconverged expansion
+/// (each shrinks the bracket by 0.618; forty take 1.5 rad below 1e-8 rad).
+const REFINE_STEPS: usize = 40;
 
 /// Penetration of two overlapping shapes (world frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -71,132 +92,6 @@ pub struct CorePenetration {
     pub iterations: usize,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Edge {
-    distance: f32,
-    normal: Vec2,
-    i: u8,
-    j: u8,
-    seq: u16,
-}
-
-impl Edge {
-    #[inline]
-    fn before(&self, other: &Edge) -> bool {
-        // Strict order for determinism: nearer first, then older first.
-        self.distance < other.distance || (self.distance == other.distance && self.seq < other.seq)
-    }
-}
-
-/// Fixed-capacity binary min-heap of edges (no allocation per query).
-struct EdgeHeap {
-    items: [Edge; 2 * CAPACITY],
-    len: usize,
-}
-
-impl EdgeHeap {
-    fn new() -> Self {
-        EdgeHeap {
-            items: [Edge::default(); 2 * CAPACITY],
-            len: 0,
-        }
-    }
-
-    fn push(&mut self, e: Edge) {
-        if self.len == self.items.len() {
-            return; // Cannot happen within MAX_ITERATIONS; dropping is safe.
-        }
-        let mut k = self.len;
-        self.items[k] = e;
-        self.len += 1;
-        while k > 0 {
-            let parent = (k - 1) / 2;
-            if self.items[k].before(&self.items[parent]) {
-                self.items.swap(k, parent);
-                k = parent;
-            } else {
-                break;
-            }
-        }
-    }
-
-    fn pop(&mut self) -> Option<Edge> {
-        if self.len == 0 {
-            return None;
-        }
-        let top = self.items[0];
-        self.len -= 1;
-        self.items[0] = self.items[self.len];
-        let mut k = 0;
-        loop {
-            let (l, r) = (2 * k + 1, 2 * k + 2);
-            let mut m = k;
-            if l < self.len && self.items[l].before(&self.items[m]) {
-                m = l;
-            }
-            if r < self.len && self.items[r].before(&self.items[m]) {
-                m = r;
-            }
-            if m == k {
-                break;
-            }
-            self.items.swap(k, m);
-            k = m;
-        }
-        Some(top)
-    }
-}
-
-struct Polytope {
-    verts: [SimplexVertex; CAPACITY],
-    /// `next[i]`: the vertex after `i` counter-clockwise (for tracing).
-    next: [u8; CAPACITY],
-    len: usize,
-    heap: EdgeHeap,
-    seq: u16,
-}
-
-impl Polytope {
-    fn add_vertex(&mut self, v: SimplexVertex) -> u8 {
-        self.verts[self.len] = v;
-        self.len += 1;
-        (self.len - 1) as u8
-    }
-
-    fn add_edge(&mut self, i: u8, j: u8) {
-        self.next[i as usize] = j;
-        let (a, b) = (self.verts[i as usize].w, self.verts[j as usize].w);
-        let e = b - a;
-        let len = e.length();
-        if len <= f32::EPSILON * a.length().max(b.length()).max(f32::MIN_POSITIVE) {
-            return; // A zero-length edge has no normal; its neighbours cover it.
-        }
-        // Outward normal of a counter-clockwise edge is its right perpendicular.
-        let normal = Vec2::new(e.y, -e.x) / len;
-        self.seq = self.seq.wrapping_add(1);
-        self.heap.push(Edge {
-            distance: normal.dot(a),
-            normal,
-            i,
-            j,
-            seq: self.seq,
-        });
-    }
-
-    fn ccw_points(&self, start: u8, rot: Rot) -> Vec<Vec2> {
-        let mut out = Vec::with_capacity(self.len);
-        let mut k = start;
-        for _ in 0..self.len {
-            out.push(rot.apply(self.verts[k as usize].w));
-            k = self.next[k as usize];
-            if k == start {
-                break;
-            }
-        }
-        out
-    }
-}
-
 /// Runs EPA on the cores from GJK's final simplex. Returns the core penetration in
 /// A's frame.
 pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
@@ -208,6 +103,8 @@ pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let mut poly = Polytope {
         verts: [SimplexVertex::default(); CAPACITY],
         next: [0; CAPACITY],
+        prev: [0; CAPACITY],
+        alive: [false; CAPACITY],
         len: 0,
         heap: EdgeHeap::new(),
         seq: 0,
@@ -260,11 +157,18 @@ pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         poly.add_edge(c, a);
     }
 
-    // Best separating direction seen: the smallest support value along a normal.
-    let mut best: Option<(f32, Edge)> = None;
+    // Best separating direction seen: the smallest support value along a
+    // normal. Every support value is an upper bound on the depth (moving B that
+    // far along the normal's opposite clears the pair), so the answer given
+    // when the loop cannot converge is the smallest of them: too deep by at
+    // most the remaining gap, never too shallow.
+    let mut best: Option<(f32, Edge, SimplexVertex)> = None;
     let mut iterations = 0;
-    let mut result_edge: Option<Edge> = None;
+    let mut converged: Option<Edge> = None;
     while let Some(edge) = poly.heap.pop() {
+        if !poly.is_side(&edge) {
+            continue;
+        }
         iterations += 1;
         let w = pair.support(edge.normal);
         let upper = w.w.dot(edge.normal);
@@ -280,64 +184,130 @@ pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 support: rot_a.apply(w.w),
             });
         }
-        if best.is_none_or(|(u, _)| upper < u) {
-            best = Some((upper, edge));
+        if best.is_none_or(|(u, _, _)| upper < u) {
+            best = Some((upper, edge, w));
         }
         let (vi, vj) = (poly.verts[edge.i as usize], poly.verts[edge.j as usize]);
         let repeated = (w.wa == vi.wa && w.wb == vi.wb) || (w.wa == vj.wa && w.wb == vj.wb);
-        let scale = edge
-            .distance
-            .abs()
-            .max(f32::EPSILON * vi.w.length().max(vj.w.length()));
-        if repeated
-            || upper - edge.distance <= REL_TOLERANCE * scale
-            || iterations >= MAX_ITERATIONS
-            || poly.len >= CAPACITY
-        {
-            result_edge = Some(if iterations >= MAX_ITERATIONS {
-                best.map(|b| b.1).unwrap_or(edge)
-            } else {
-                edge
-            });
+        // Converged when the bounds meet to a relative tolerance, or to the
+        // rounding of the support values themselves: a curved difference seen
+        // from just inside its boundary (a shallow contact between round shapes)
+        // can never close a relative gap of a tiny depth, and would otherwise
+        // spend every expansion on edges shorter than f32 can resolve.
+        let reach = vi.w.length().max(vj.w.length()).max(w.w.length());
+        let tolerance = REL_TOLERANCE * edge.distance.abs() + ROUNDING_ULPS * f32::EPSILON * reach;
+        if repeated || upper - edge.distance <= tolerance {
+            converged = Some(edge);
             break;
         }
-        let k = poly.add_vertex(w);
-        poly.add_edge(edge.i, k);
-        poly.add_edge(k, edge.j);
-    }
-    let edge = match result_edge.or(best.map(|b| b.1)) {
-        Some(e) => e,
-        None => {
-            // Every edge was degenerate: the difference has no extent near the origin.
-            let p = start.v[0];
-            return CorePenetration {
-                depth: 0.0,
-                normal: Vec2::Y,
-                point_a: p.wa,
-                point_b: p.wb,
-                iterations,
-            };
+        if iterations >= MAX_ITERATIONS || poly.len >= CAPACITY {
+            break;
         }
+        poly.insert(&edge, w);
+    }
+    if let Some(edge) = converged {
+        let (vi, vj) = (poly.verts[edge.i as usize], poly.verts[edge.j as usize]);
+        // Project the origin on the edge for the witness points.
+        let e = vj.w - vi.w;
+        let ee = e.length_squared();
+        let t = if ee > 0.0 {
+            (-vi.w.dot(e) / ee).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        return CorePenetration {
+            depth: edge.distance.max(0.0),
+            // The edge normal points out of B − A; B must move the other way.
+            normal: -edge.normal,
+            point_a: vi.wa + t * (vj.wa - vi.wa),
+            point_b: vi.wb + t * (vj.wb - vi.wb),
+            iterations,
+        };
+    }
+    let Some((upper, edge, w)) = best else {
+        // Every edge was degenerate: the difference has no extent near the origin.
+        let p = start.v[0];
+        return CorePenetration {
+            depth: 0.0,
+            normal: Vec2::Y,
+            point_a: p.wa,
+            point_b: p.wb,
+            iterations,
+        };
     };
+    // Out of expansions: a curved difference near the origin (two nearly round
+    // shapes, or identical ones at one pose, whose difference is round about the
+    // origin) needs more edges than the cap to meet the relative tolerance. The
+    // depth is the minimum of the support function over directions, so search it
+    // directly around the best normal.
     let (vi, vj) = (poly.verts[edge.i as usize], poly.verts[edge.j as usize]);
-    // Project the origin on the edge for the witness points.
-    let e = vj.w - vi.w;
-    let ee = e.length_squared();
-    let t = if ee > 0.0 {
-        (-vi.w.dot(e) / ee).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let point_a = vi.wa + t * (vj.wa - vi.wa);
-    let point_b = vi.wb + t * (vj.wb - vi.wb);
+    let spread = angle_between(edge.normal, vi.w).max(angle_between(edge.normal, vj.w));
+    let (depth, n, w) = refine(
+        pair,
+        edge.normal,
+        (2.0 * spread).clamp(1e-3, 1.5),
+        (upper, w),
+    );
     CorePenetration {
-        depth: edge.distance.max(0.0),
-        // The edge normal points out of B − A; B must move the other way.
-        normal: -edge.normal,
-        point_a,
-        point_b,
+        depth: depth.max(0.0),
+        normal: -n,
+        point_a: w.wa,
+        point_b: w.wa + depth.max(0.0) * n,
         iterations,
     }
+}
+
+/// Unsigned angle between two non-zero vectors (rad).
+fn angle_between(a: Vec2, b: Vec2) -> f32 {
+    libm::atan2f(cross(a, b).abs(), a.dot(b))
+}
+
+/// Golden-section search for the smallest support value of B − A over the
+/// directions within `half_width` of `n0`. Returns the smallest value seen
+/// (never above `start`'s, which is the caller's best), its direction, and its
+/// support vertex. The support function of a convex set is smooth where the
+/// set is curved and has a single minimum near the nearest boundary point, so
+/// forty evaluations pin it to f32 rounding.
+fn refine<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    pair: &Pair<'_, A, B>,
+    n0: Vec2,
+    half_width: f32,
+    start: (f32, SimplexVertex),
+) -> (f32, Vec2, SimplexVertex) {
+    let dir = |phi: f32| Rot::from_angle(phi).apply(n0);
+    let mut best = (start.0, n0, start.1);
+    let mut eval = |phi: f32| -> f32 {
+        let n = dir(phi);
+        let w = pair.support(n);
+        let h = w.w.dot(n);
+        if h < best.0 {
+            best = (h, n, w);
+        }
+        h
+    };
+    const G: f32 = 0.618_034;
+    let (mut lo, mut hi) = (-half_width, half_width);
+    let mut x1 = hi - G * (hi - lo);
+    let mut x2 = lo + G * (hi - lo);
+    let mut f1 = eval(x1);
+    let mut f2 = eval(x2);
+    for _ in 0..REFINE_STEPS {
+        if f1 <= f2 {
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = hi - G * (hi - lo);
+            f1 = eval(x1);
+        } else {
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = lo + G * (hi - lo);
+            f2 = eval(x2);
+        }
+    }
+    // The support direction n, as B − A's outward normal; B moves along −n.
+    best
 }
 
 /// Result of the full contact query on cores, in A's frame: either separated
@@ -454,6 +424,11 @@ pub fn contact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 /// Penetration depth, normal and deepest points of two shapes, or `None` when
 /// they are separated. Touching shapes give `Some` with depth 0.
 ///
+/// The answer agrees with [`super::gjk::intersects`] on every pair: `Some`
+/// exactly when it says the shapes meet. (Near touching, the full query and the
+/// early-out test can round to opposite sides of zero; the early-out test
+/// decides, and a pair it calls touching gets depth 0 along the query's normal.)
+///
 /// ```
 /// use minkowski::{epa, Iso, Shape, Vec2};
 /// let ground = Shape::rect(5.0, 0.5);
@@ -468,25 +443,30 @@ pub fn penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     xb: &Iso,
 ) -> Option<Penetration> {
-    match contact(a, xa, b, xb, None, None) {
-        CoreContact::Separated { .. } => None,
+    if !super::gjk::intersects(a, xa, b, xb) {
+        return None;
+    }
+    let contact = contact(a, xa, b, xb, None, None);
+    let (depth, normal, point_a, point_b) = match contact {
+        CoreContact::Separated {
+            normal, point_a, ..
+        } => (0.0, normal, point_a, point_a),
         CoreContact::Penetrating {
             depth,
             normal,
             point_a,
             point_b,
-        } => {
-            if !(depth.is_finite() && normal.is_finite()) {
-                return None;
-            }
-            Some(Penetration {
-                depth,
-                normal: xa.rot.apply(normal),
-                point_a: xa.apply(point_a),
-                point_b: xa.apply(point_b),
-            })
-        }
+        } => (depth, normal, point_a, point_b),
+    };
+    if !(depth.is_finite() && normal.is_finite()) {
+        return None;
     }
+    Some(Penetration {
+        depth,
+        normal: xa.rot.apply(normal),
+        point_a: xa.apply(point_a),
+        point_b: xa.apply(point_b),
+    })
 }
 
 #[cfg(test)]

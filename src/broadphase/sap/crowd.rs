@@ -1,0 +1,124 @@
+//! The crowd cap: what keeps a pile of bodies dropped on one spot from making
+//! a pair for every two of them.
+//!
+//! A crowd of c bodies overlapping one another makes c²/2 pairs, and every
+//! pair becomes a contact the narrowphase and the solver keep: 1,000 bodies at
+//! one point made 500,000 contacts and 550 MB, and many_pyramids with all its
+//! pyramids on one spot (22,000 boxes, 400 deep) about 30 million, more than
+//! the memory of the machine. The cap keeps the pairs bounded and lets the
+//! solver push the crowd apart, a bounded number of neighbours at a time:
+//!
+//! - a pair of two moving bodies is accepted while either body has found fewer
+//!   than [`MAX_PAIRS_PER_BODY`] such pairs in the refresh, and refused when
+//!   both have; a pair with a static body is always accepted (the world
+//!   inserts kinematic shapes as static too, so a kinematic drum keeps all of
+//!   its pairs). Every accepted
+//!   pair uses up one unit of an unsaturated body, so a refresh finds at most
+//!   `MAX_PAIRS_PER_BODY` × (moving bodies) pairs, and a body with many small
+//!   neighbours (a plank under pebbles) keeps them all, as the pebbles are not
+//!   saturated;
+//! - no refresh finds more than [`MAX_FOUND_PAIRS`] pairs in all;
+//! - a body that refused a pair stays dirty, so its pairs are looked for again
+//!   at the next refresh, and the missing ones appear as the crowd thins out.
+//!
+//! Ordinary scenes never reach the cap: bodies that do not overlap have a few
+//! neighbours each, and the test `extreme.rs` checks that no shipped scene is
+//! ever capped (the most pairs one body has with moving bodies there is 252,
+//! smash's big box, whose small neighbours are far from saturated). The cap
+//! is deterministic: the pairs are visited in the refresh's fixed order.
+
+use super::{Bits, Pair};
+
+/// Pairs with other moving bodies a body may find in one refresh before it
+/// counts as saturated.
+pub const MAX_PAIRS_PER_BODY: u16 = 64;
+/// Most pairs one refresh may find (about 1.2 GB of contacts at most).
+pub const MAX_FOUND_PAIRS: usize = 1_000_000;
+
+/// Per-refresh counts (scratch: all zero between refreshes).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Crowd {
+    /// The cap is on ([`super::SapConfig::crowd_cap`]).
+    pub enabled: bool,
+    /// Pairs found this refresh with another moving body, by id.
+    count: Vec<u16>,
+    /// Ids whose count is non-zero, to reset.
+    touched: Vec<u32>,
+    /// Whether an id had a pair refused this refresh, by id.
+    refused: Vec<bool>,
+    /// Ids that had a pair refused this refresh.
+    capped: Vec<u32>,
+}
+
+impl Crowd {
+    fn get(&self, id: u32) -> u16 {
+        self.count.get(id as usize).copied().unwrap_or(0)
+    }
+
+    fn bump(&mut self, id: u32) {
+        let i = id as usize;
+        if i >= self.count.len() {
+            self.count.resize(i + 1, 0);
+        }
+        if self.count[i] == 0 {
+            self.touched.push(id);
+        }
+        self.count[i] = self.count[i].saturating_add(1);
+    }
+
+    fn refuse(&mut self, id: u32) {
+        let i = id as usize;
+        if i >= self.refused.len() {
+            self.refused.resize(i + 1, false);
+        }
+        if !self.refused[i] {
+            self.refused[i] = true;
+            self.capped.push(id);
+        }
+    }
+
+    /// Zeroes the counts and returns the capped ids, sorted.
+    pub fn finish(&mut self) -> Vec<u32> {
+        for &id in &self.touched {
+            self.count[id as usize] = 0;
+        }
+        self.touched.clear();
+        let mut capped = std::mem::take(&mut self.capped);
+        for &id in &capped {
+            self.refused[id as usize] = false;
+        }
+        capped.sort_unstable();
+        capped
+    }
+}
+
+/// Pushes the pair of dirty body `d` and body `o` unless it must not be
+/// reported: the same body, two static bodies, a pair of two dirty bodies seen
+/// from the higher id (it is found from both ends; the lower id's copy is
+/// kept), or a pair the crowd cap refuses. `flags` are the static and the
+/// dirty bitsets.
+#[inline]
+pub(super) fn push_pair(
+    flags: (&Bits, &Bits),
+    crowd: &mut Crowd,
+    d: u32,
+    o: u32,
+    found: &mut Vec<Pair>,
+) {
+    let (is_static, dirty) = flags;
+    let (sd, so) = (is_static.get(d), is_static.get(o));
+    if o == d || (sd && so) || (o < d && dirty.get(o)) {
+        return;
+    }
+    if crowd.enabled && !sd && !so {
+        let full = crowd.get(d) >= MAX_PAIRS_PER_BODY && crowd.get(o) >= MAX_PAIRS_PER_BODY;
+        if full || found.len() >= MAX_FOUND_PAIRS {
+            crowd.refuse(d);
+            crowd.refuse(o);
+            return;
+        }
+        crowd.bump(d);
+        crowd.bump(o);
+    }
+    found.push(if d < o { (d, o) } else { (o, d) });
+}
