@@ -131,11 +131,21 @@ pub fn draw(world: &World, stats: &Stats, info: &HudInfo) {
         .count();
     let awake = world.awake_count();
     let asleep = total - statics - awake;
-    line(
-        &mut ly,
-        &format!("bodies {total}: {awake} awake, {asleep} asleep, {statics} static"),
-        theme::TEXT,
-    );
+    let buried = world.bodies().filter(|(_, b)| b.is_buried()).count();
+    if buried > 0 {
+        // Buried bodies are drawn in the same colour as this line.
+        line(
+            &mut ly,
+            &format!("bodies {total}: {awake} awake, {asleep} asleep, {buried} buried"),
+            theme::BURIED,
+        );
+    } else {
+        line(
+            &mut ly,
+            &format!("bodies {total}: {awake} awake, {asleep} asleep, {statics} static"),
+            theme::TEXT,
+        );
+    }
     line(
         &mut ly,
         &format!(

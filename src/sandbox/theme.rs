@@ -21,7 +21,7 @@ pub const ASLEEP: Color = Color::new(0.25, 0.33, 0.45, 1.0);
 /// Bodies frozen after a numerical failure.
 pub const FROZEN: Color = Color::new(0.90, 0.25, 0.25, 1.0);
 /// Bodies reported buried in a static or kinematic body.
-pub const BURIED: Color = Color::new(0.98, 0.55, 0.15, 1.0);
+pub const BURIED: Color = Color::new(1.0, 0.42, 0.12, 1.0);
 /// Selected bodies (inspector pair, dragged body).
 pub const SELECTED: Color = Color::new(1.0, 0.80, 0.20, 1.0);
 
