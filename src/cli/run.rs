@@ -30,6 +30,12 @@ pub struct RunArgs {
     /// comma-separated.
     #[arg(long, value_name = "ID|NAME,...")]
     pub bodies: Option<String>,
+    /// Write every event (contact begin and end, hits, sensor begin and end,
+    /// broken joints, frozen and buried bodies) to FILE.jsonl, one JSON
+    /// object per line with its `type` and `step`, in the world's order.
+    /// Turns contact events on.
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<std::path::PathBuf>,
 }
 
 /// Arguments of `minkowski check`.
@@ -73,6 +79,19 @@ pub fn run(args: &RunArgs) -> i32 {
             return 1;
         }
     }
+    let mut log = match &args.events {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => {
+                world.set_contact_events(true);
+                Some(std::io::BufWriter::new(f))
+            }
+            Err(e) => {
+                eprintln!("error: --events {}: {e}", path.display());
+                return EXIT_BAD_INPUT;
+            }
+        },
+        None => None,
+    };
     let mut hashes = Vec::new();
     let mut events = Vec::new();
     for _ in 0..args.steps {
@@ -85,7 +104,22 @@ pub fn run(args: &RunArgs) -> i32 {
                 return 1;
             }
         }
-        events.extend(world.take_events());
+        let new = world.take_events();
+        if let Some(out) = log.as_mut() {
+            if let Err(e) = write_events(out, &new) {
+                eprintln!("error: --events: {e}");
+                return 1;
+            }
+        }
+        // The summary keeps what a reader of the output must see.
+        events.extend(new.into_iter().filter(|e| {
+            matches!(
+                e,
+                WorldEvent::JointBroken { .. }
+                    | WorldEvent::BodyFrozen { .. }
+                    | WorldEvent::BodyBuried { .. }
+            )
+        }));
         if let Some(k) = args.hash_every {
             if world.step_index() % k == 0 {
                 let h = world.state_hash();
@@ -95,6 +129,12 @@ pub fn run(args: &RunArgs) -> i32 {
                     println!("step {} hash {}", world.step_index(), hex(h));
                 }
             }
+        }
+    }
+    if let Some(mut out) = log {
+        if let Err(e) = std::io::Write::flush(&mut out) {
+            eprintln!("error: --events: {e}");
+            return 1;
         }
     }
     if let Some(t) = trace {
@@ -222,6 +262,15 @@ pub fn state_json(
             )
             .collect(),
     })
+}
+
+/// Writes events as JSON lines.
+fn write_events(out: &mut impl std::io::Write, events: &[WorldEvent]) -> std::io::Result<()> {
+    for e in events {
+        serde_json::to_writer(&mut *out, e)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
 }
 
 /// Validates a scene without running it; returns the exit code.

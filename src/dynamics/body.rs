@@ -74,6 +74,10 @@ pub struct ShapeDef {
     /// Which shapes it collides with.
     #[serde(default)]
     pub filter: Filter,
+    /// A sensor detects the shapes that overlap it (reported as sensor
+    /// events) but never collides; it still adds its mass to the body.
+    #[serde(default)]
+    pub sensor: bool,
 }
 
 impl ShapeDef {
@@ -85,6 +89,7 @@ impl ShapeDef {
             angle: 0.0,
             material: Material::default(),
             filter: Filter::default(),
+            sensor: false,
         }
     }
 
@@ -244,6 +249,13 @@ pub struct Collider {
     pub(crate) at_origin: bool,
     pub(crate) material: Material,
     pub(crate) filter: Filter,
+    /// Detects overlaps instead of colliding.
+    #[serde(default)]
+    pub(crate) sensor: bool,
+    /// For a sensor: the shapes overlapping it after the last step, as
+    /// (body slot, shape index), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) visitors: Vec<(u32, u32)>,
     /// Tight box at the current pose.
     pub(crate) aabb: Aabb,
     /// Broadphase proxy.
@@ -262,6 +274,14 @@ impl Collider {
     /// The material.
     pub fn material(&self) -> &Material {
         &self.material
+    }
+    /// Whether the shape is a sensor.
+    pub fn is_sensor(&self) -> bool {
+        self.sensor
+    }
+    /// For a sensor, how many shapes overlap it (after the last step).
+    pub fn visitor_count(&self) -> usize {
+        self.visitors.len()
     }
     /// The collision filter.
     pub fn filter(&self) -> &Filter {
@@ -304,6 +324,8 @@ impl Body {
                     at_origin,
                     material: s.material,
                     filter: s.filter,
+                    sensor: s.sensor,
+                    visitors: Vec::new(),
                     aabb: Aabb::default(),
                     proxy: u32::MAX,
                 };

@@ -144,6 +144,18 @@ pub fn body(cam: &Camera, body: &Body, selected: bool) {
             .collect();
         // Fan from the centroid of the outline (convex shapes: always inside).
         let c = pts.iter().copied().sum::<Vec2>() / pts.len().max(1) as f32;
+        // A sensor is a translucent zone that lights up while occupied.
+        let (fill, edge) = if collider.is_sensor() {
+            let lit = collider.visitor_count() > 0;
+            let tint = if lit {
+                theme::SENSOR_LIT
+            } else {
+                theme::SENSOR
+            };
+            (with_alpha(tint, if lit { 0.35 } else { 0.15 }), tint)
+        } else {
+            (fill, edge)
+        };
         for i in 0..pts.len() {
             draw_triangle(c, pts[i], pts[(i + 1) % pts.len()], fill);
         }

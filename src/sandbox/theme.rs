@@ -22,6 +22,10 @@ pub const ASLEEP: Color = Color::new(0.25, 0.33, 0.45, 1.0);
 pub const FROZEN: Color = Color::new(0.90, 0.25, 0.25, 1.0);
 /// Bodies reported buried in a static or kinematic body.
 pub const BURIED: Color = Color::new(1.0, 0.42, 0.12, 1.0);
+/// Sensor zones, empty.
+pub const SENSOR: Color = Color::new(0.35, 0.85, 0.55, 1.0);
+/// Sensor zones with a shape inside.
+pub const SENSOR_LIT: Color = Color::new(0.55, 1.0, 0.45, 1.0);
 /// Selected bodies (inspector pair, dragged body).
 pub const SELECTED: Color = Color::new(1.0, 0.80, 0.20, 1.0);
 

@@ -72,6 +72,7 @@ fn part(shape: ShapeSpec, offset: Vec2) -> PartSpec {
         friction: None,
         restitution: None,
         filter: None,
+        sensor: false,
     }
 }
 

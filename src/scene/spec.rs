@@ -53,6 +53,10 @@ pub struct BodySpec {
     /// Whether the body starts awake. Default true.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub awake: bool,
+    /// The body's own shape is a sensor: it reports overlaps and never
+    /// collides. Default false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sensor: bool,
     /// More shapes, making a compound body.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shapes: Vec<PartSpec>,
@@ -63,6 +67,9 @@ fn yes() -> bool {
 }
 fn is_true(b: &bool) -> bool {
     *b
+}
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn is_default_filter(f: &Filter) -> bool {
@@ -113,6 +120,7 @@ impl BodySpec {
             restitution: 0.0,
             filter: Filter::default(),
             awake: true,
+            sensor: false,
             shapes: Vec::new(),
         }
     }
@@ -181,6 +189,9 @@ pub struct PartSpec {
     /// Collision filter; default the body's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<Filter>,
+    /// This part is a sensor. Default false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sensor: bool,
 }
 
 /// A shape kind without its sizes, as listed by the `Rain` generator.

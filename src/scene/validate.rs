@@ -200,6 +200,7 @@ impl BodySpec {
             .map(|s| ShapeDef {
                 material,
                 filter: self.filter,
+                sensor: self.sensor,
                 ..ShapeDef::new(s)
             })
             .collect();
@@ -228,6 +229,7 @@ impl BodySpec {
                 defs.push(ShapeDef {
                     material: m,
                     filter: part.filter.unwrap_or(self.filter),
+                    sensor: part.sensor,
                     ..ShapeDef::new(s).at(part.offset, part.angle)
                 });
             }

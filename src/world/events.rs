@@ -29,6 +29,26 @@ impl World {
         }
     }
 
+    /// The `Hit` that goes with a contact's beginning, if the shapes met
+    /// fast enough: their relative velocity at the first point along the
+    /// normal, before the solver acts.
+    pub(crate) fn contact_hit(&self, c: &Contact) -> Option<WorldEvent> {
+        let p = c.manifold.points().first()?;
+        let a = self.slots[c.body_a as usize].body.as_ref()?;
+        let b = self.slots[c.body_b as usize].body.as_ref()?;
+        let speed = -(b.velocity_at(p.point) - a.velocity_at(p.point)).dot(c.manifold.normal);
+        (speed >= self.settings.hit_speed).then(|| WorldEvent::Hit {
+            body_a: self.id_of(c.body_a),
+            shape_a: c.child_a,
+            body_b: self.id_of(c.body_b),
+            shape_b: c.child_b,
+            point: p.point,
+            normal: c.manifold.normal,
+            speed,
+            step: self.step_index,
+        })
+    }
+
     pub(crate) fn contact_end(&self, c: &Contact) -> WorldEvent {
         WorldEvent::ContactEnd {
             body_a: self.id_of(c.body_a),

@@ -2,9 +2,11 @@
 
 mod buried;
 mod crowding;
+mod event;
 mod events;
 mod joints;
 mod queries;
+mod sensors;
 mod settings;
 mod solve;
 mod step;

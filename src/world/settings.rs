@@ -66,6 +66,9 @@ pub struct WorldSettings {
     /// `collision::reuse`: the bound never misses a contact). 0 turns reuse
     /// off.
     pub reuse_margin: f32,
+    /// Approach speed (m/s) from which a contact's beginning is also
+    /// reported as a `Hit` event (with contact events on). Default 1.
+    pub hit_speed: f32,
 }
 
 impl Default for WorldSettings {
@@ -89,6 +92,7 @@ impl Default for WorldSettings {
             max_speed: 1.0e4,
             polygon_sat: true,
             reuse_margin: 0.005,
+            hit_speed: 1.0,
         }
     }
 }

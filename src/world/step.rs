@@ -40,6 +40,7 @@ impl World {
         self.timings.narrowphase = sw.lap();
         self.solve();
         self.timings.solver = sw.lap();
+        self.update_sensors();
         self.update_sleep();
         self.timings.sleep = sw.lap();
         self.timings.total = total.elapsed_ms();
@@ -166,6 +167,8 @@ impl World {
         let ca = ba.colliders.get(pa.child as usize)?;
         let cb = bb.colliders.get(pb.child as usize)?;
         let allowed = (ba.kind == BodyKind::Dynamic || bb.kind == BodyKind::Dynamic)
+            && !ca.sensor
+            && !cb.sensor
             && ca.filter.collides_with(&cb.filter)
             && !self.joined_no_collide(pa.body.min(pb.body), pa.body.max(pb.body));
         allowed.then_some(((ba, ca), (bb, cb)))
@@ -279,12 +282,15 @@ impl World {
         }
         self.scratch.wake = wake;
         for c in &changed {
-            let e = if c.manifold.count > 0 {
-                self.contact_begin(c)
+            if c.manifold.count > 0 {
+                let begin = self.contact_begin(c);
+                let hit = self.contact_hit(c);
+                self.events.push(begin);
+                self.events.extend(hit);
             } else {
-                self.contact_end(c)
-            };
-            self.events.push(e);
+                let end = self.contact_end(c);
+                self.events.push(end);
+            }
         }
         self.scratch.ended = changed;
     }

@@ -4,12 +4,12 @@ use super::settings::WorldSettings;
 pub(crate) use super::validate::{check, validate_body_def, BodyError, MAX_POSITION};
 use crate::broadphase::{SapConfig, SweepAndPrune};
 use crate::dynamics::contact_solver::{ContactBundles, ContactConstraints};
-use crate::dynamics::joint::{Joint, JointConstraint, JointDef, JointForest};
+use crate::dynamics::joint::{Joint, JointConstraint, JointForest};
 use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
+use crate::dynamics::BodyId;
 use crate::dynamics::{Body, BodyDef, BodyKind, DragJoint};
-use crate::dynamics::{BodyId, JointId};
 use crate::geometry::gjk::SimplexCache;
 use crate::math::Aabb;
 use crate::math::{is_finite_vec, Iso, Vec2};
@@ -19,80 +19,7 @@ use serde::{Deserialize, Serialize};
 mod readout;
 mod wake;
 
-/// Something the world reports after a step.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum WorldEvent {
-    /// A body's state became non-finite or absurd; it was frozen at its last good
-    /// pose and removed from collision. The rest of the world goes on.
-    BodyFrozen {
-        /// The body.
-        body: BodyId,
-        /// Step index at which it failed.
-        step: u64,
-        /// What was wrong.
-        reason: String,
-    },
-    /// A dynamic body was pushed deeper than the burial limit into a static or
-    /// kinematic body ([`crate::world::BURIED_DEPTH`]): crushed under a heavy
-    /// stack, or driven into a wall. Reported once when it happens; again only
-    /// after the body has come back out to half the limit.
-    BodyBuried {
-        /// The buried body.
-        body: BodyId,
-        /// The static or kinematic body it is buried in.
-        by: BodyId,
-        /// Its deepest penetration into `by` (m).
-        depth: f32,
-        /// Step index.
-        step: u64,
-    },
-    /// Two shapes started touching (their manifold gained its first point);
-    /// reported when contact events are on ([`World::set_contact_events`]).
-    ContactBegin {
-        /// Body A.
-        body_a: BodyId,
-        /// The index of the shape in body A.
-        shape_a: u32,
-        /// Body B.
-        body_b: BodyId,
-        /// The index of the shape in body B.
-        shape_b: u32,
-        /// The first contact point (world).
-        point: Vec2,
-        /// The normal, from A to B.
-        normal: Vec2,
-        /// Step index.
-        step: u64,
-    },
-    /// Two shapes stopped touching (their manifold lost its last point, or
-    /// one of them went away).
-    ContactEnd {
-        /// Body A.
-        body_a: BodyId,
-        /// The index of the shape in body A.
-        shape_a: u32,
-        /// Body B.
-        body_b: BodyId,
-        /// The index of the shape in body B.
-        shape_b: u32,
-        /// Step index.
-        step: u64,
-    },
-    /// A joint's reaction passed its break force or torque: it was removed
-    /// at the end of the step.
-    JointBroken {
-        /// The joint (no longer valid).
-        joint: JointId,
-        /// What it was.
-        def: JointDef,
-        /// Step index at which it broke.
-        step: u64,
-        /// Its reaction force on body B in that step (N).
-        force: Vec2,
-        /// Its reaction torque on body B in that step (N·m).
-        torque: f32,
-    },
-}
+pub use super::event::WorldEvent;
 
 /// Wall-clock time of each stage of the last step (ms). For display only:
 /// timings never feed back into the simulation.
@@ -238,6 +165,9 @@ pub struct World {
     /// Slots of the bodies flagged buried, sorted.
     #[serde(default)]
     pub(crate) buried: Vec<u32>,
+    /// Slots of the bodies with a sensor shape, sorted.
+    #[serde(default)]
+    pub(crate) sensors: Vec<u32>,
     #[serde(default)]
     pub(crate) joints: Vec<JointSlot>,
     #[serde(default)]
@@ -269,6 +199,7 @@ impl World {
             drag: None,
             contact_events: false,
             buried: Vec::new(),
+            sensors: Vec::new(),
             joints: Vec::new(),
             joint_free: Vec::new(),
             step_index: 0,
@@ -344,6 +275,11 @@ impl World {
             self.broadphase
                 .insert(c.proxy, c.aabb, body.kind != BodyKind::Dynamic);
         }
+        if body.colliders.iter().any(|c| c.sensor) {
+            if let Err(at) = self.sensors.binary_search(&index) {
+                self.sensors.insert(at, index);
+            }
+        }
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
         Ok(BodyId {
@@ -369,6 +305,7 @@ impl World {
         self.drop_contacts(|c| c.body_a != index && c.body_b != index);
         self.scratch.contacts_in_sync = false;
         self.buried.retain(|&b| b != index);
+        self.forget_sensor_visitor(index);
         let slot = &mut self.slots[index as usize];
         slot.body = None;
         slot.generation = slot.generation.wrapping_add(1);
