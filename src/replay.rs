@@ -109,6 +109,16 @@ pub enum InputEvent {
         /// Pick radius (m).
         radius: f32,
     },
+    /// An explosion at `at`: the full `impulse` (N·s) within `radius` (m),
+    /// fading to nothing over `radius` more (see `World::explode`).
+    Explode {
+        /// World point (m).
+        at: Vec2,
+        /// Radius of the full push (m).
+        radius: f32,
+        /// Impulse at full push (N·s).
+        impulse: f32,
+    },
 }
 
 /// Applies one input to the world. Deterministic; never panics; invalid input
@@ -140,6 +150,18 @@ pub fn apply_input(world: &mut World, ev: &InputEvent) {
         InputEvent::Joint { tool, a, b } => apply_joint_tool(world, *tool, *a, *b),
         InputEvent::ToggleMotor { at, radius } => toggle_motor(world, *at, *radius),
         InputEvent::CutJoint { at, radius } => cut_joint(world, *at, *radius),
+        InputEvent::Explode {
+            at,
+            radius,
+            impulse,
+        } => {
+            world.explode(&crate::world::Explosion {
+                center: *at,
+                radius: *radius,
+                falloff: *radius,
+                impulse: *impulse,
+            });
+        }
     }
 }
 

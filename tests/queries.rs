@@ -211,3 +211,166 @@ fn the_world_ray_cast_finds_the_closest_shape() {
         .ray_cast(Vec2::new(0.0, 20.0), Vec2::new(0.0, -1.0), 50.0, 0)
         .is_none());
 }
+
+/// The overlap queries and `ray_cast_all` against brute force over every
+/// shape of a settled `rain` pile (no broadphase): 2,000 random boxes,
+/// points, placed shapes and rays each; the predicate and the mask filter.
+#[test]
+fn the_world_overlap_queries_match_brute_force() {
+    use minkowski::world::ShapeRef;
+    use minkowski::{narrowphase, Aabb};
+    let mut w = Scene::builtin("rain").unwrap().build().unwrap();
+    for _ in 0..120 {
+        w.step();
+    }
+    let all: Vec<(ShapeRef, Shape, Iso)> = w
+        .bodies()
+        .flat_map(|(id, b)| {
+            b.colliders().iter().enumerate().map(move |(k, c)| {
+                (
+                    ShapeRef {
+                        body: id,
+                        shape: k as u32,
+                    },
+                    c.shape().clone(),
+                    c.pose(&b.transform()),
+                )
+            })
+        })
+        .collect();
+    let brute = |f: &dyn Fn(&Shape, &Iso) -> bool| -> Vec<ShapeRef> {
+        let mut v: Vec<ShapeRef> = all
+            .iter()
+            .filter(|(_, s, x)| f(s, x))
+            .map(|e| e.0)
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let (mut nonempty, mut many) = (0, 0);
+    for _ in 0..2000 {
+        let c = Vec2::new(
+            rng.random_range(-12.0f32..12.0),
+            rng.random_range(-1.0f32..12.0),
+        );
+        let half = Vec2::new(rng.random_range(0.0f32..3.0), rng.random_range(0.0f32..3.0));
+        let bounds = Aabb::new(c - half, c + half);
+        let got = w.overlap_aabb(bounds, u32::MAX, |_| true);
+        let probe = Shape::rect(half.x.max(1e-6), half.y.max(1e-6));
+        let at = Iso::new(c, 0.0);
+        assert_eq!(
+            got,
+            brute(&|s, x| narrowphase::intersects(&probe, &at, s, x))
+        );
+        nonempty += usize::from(!got.is_empty());
+        many += usize::from(got.len() > 5);
+
+        let pts = w.overlap_point(c, u32::MAX, |_| true);
+        assert_eq!(pts, brute(&|s, x| s.contains_point(x, c)));
+
+        let shape = random_shape(&mut rng);
+        let pose = Iso::new(c, rng.random_range(0.0f32..6.0));
+        // Keep only even bodies: the predicate filters.
+        let got = w.overlap_shape(&shape, &pose, u32::MAX, |r| r.body.index % 2 == 0);
+        let want: Vec<ShapeRef> = brute(&|s, x| narrowphase::intersects(&shape, &pose, s, x))
+            .into_iter()
+            .filter(|r| r.body.index % 2 == 0)
+            .collect();
+        assert_eq!(got, want);
+
+        let a = rng.random_range(0.0f32..std::f32::consts::TAU);
+        let d = Vec2::new(libm::cosf(a), libm::sinf(a));
+        let hits = w.ray_cast_all(c, d, 15.0, u32::MAX, |_| true);
+        let want = brute(&|s, x| s.ray_cast(x, c, d, 15.0).is_some());
+        let mut got: Vec<ShapeRef> = hits
+            .iter()
+            .map(|h| ShapeRef {
+                body: h.body,
+                shape: h.shape,
+            })
+            .collect();
+        assert!(hits.windows(2).all(|p| p[0].distance <= p[1].distance));
+        if let (Some(first), Some(closest)) = (hits.first(), w.ray_cast(c, d, 15.0, u32::MAX)) {
+            assert_eq!(first.distance, closest.distance);
+        }
+        got.sort_unstable();
+        assert_eq!(got, want);
+    }
+    println!(
+        "2000 queries of each kind: {nonempty} boxes touched something, {many} more than 5 shapes"
+    );
+    assert!(nonempty > 1000 && many > 100);
+    // A mask that matches nothing finds nothing.
+    let everything = Aabb::new(Vec2::splat(-100.0), Vec2::splat(100.0));
+    assert!(w.overlap_aabb(everything, 0, |_| true).is_empty());
+    assert_eq!(
+        w.overlap_aabb(everything, u32::MAX, |_| true).len(),
+        all.len()
+    );
+}
+
+/// An explosion pushes each dynamic body through its centre of mass, away
+/// from the centre: the full impulse when its nearest shape is within the
+/// radius, a linear share in the falloff, nothing beyond; static bodies stay.
+/// The sandbox's input event does the same, bit for bit.
+#[test]
+fn an_explosion_falls_off_with_distance() {
+    use minkowski::replay::{apply_input, InputEvent};
+    use minkowski::world::Explosion;
+    use minkowski::{BodyDef, BodyKind, World, WorldSettings};
+    let mut w = World::new(WorldSettings {
+        gravity: Vec2::ZERO,
+        ..WorldSettings::default()
+    });
+    // Unit boxes (mass 1) whose near faces are 0.5, 2.5 and 4.5 m away.
+    let near = w
+        .add_body(BodyDef::new(Shape::rect(0.5, 0.5), Vec2::new(1.0, 0.0)))
+        .unwrap();
+    let mid = w
+        .add_body(BodyDef::new(Shape::rect(0.5, 0.5), Vec2::new(0.0, -3.0)))
+        .unwrap();
+    let far = w
+        .add_body(BodyDef::new(Shape::rect(0.5, 0.5), Vec2::new(-5.0, 0.0)))
+        .unwrap();
+    let wall = w
+        .add_body(BodyDef::new(Shape::rect(0.5, 0.5), Vec2::new(0.0, 1.0)).kind(BodyKind::Static))
+        .unwrap();
+    let mut copy = w.clone();
+    let e = Explosion {
+        center: Vec2::ZERO,
+        radius: 2.0,
+        falloff: 2.0,
+        impulse: 4.0,
+    };
+    assert_eq!(w.explode(&e), 2);
+    let v = |w: &World, id| w.body(id).unwrap().linear_velocity();
+    assert!(
+        (v(&w, near) - Vec2::new(4.0, 0.0)).length() < 1e-5,
+        "{}",
+        v(&w, near)
+    );
+    assert!(
+        (v(&w, mid) - Vec2::new(0.0, -3.0)).length() < 1e-5,
+        "{}",
+        v(&w, mid)
+    );
+    assert_eq!(v(&w, far), Vec2::ZERO);
+    assert_eq!(v(&w, wall), Vec2::ZERO);
+    assert_eq!(w.body(near).unwrap().angular_velocity(), 0.0);
+    apply_input(
+        &mut copy,
+        &InputEvent::Explode {
+            at: Vec2::ZERO,
+            radius: 2.0,
+            impulse: 4.0,
+        },
+    );
+    assert_eq!(copy.state_hash(), w.state_hash());
+    // Bad input does nothing.
+    let before = w.state_hash();
+    let mut bad = e;
+    bad.radius = f32::NAN;
+    assert_eq!(w.explode(&bad), 0);
+    assert_eq!(w.state_hash(), before);
+}

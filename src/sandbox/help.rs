@@ -34,6 +34,7 @@ pub const CONTROLS: &[(&str, &[(&str, &str)])] = &[
             ),
             ("T", "turn a hinge's motor on / off"),
             ("Y", "laser: press and drag (ray casts, 8 bounces)"),
+            ("X", "boom: click for an explosion"),
             ("Esc", "cancel / clear selection / close panels"),
             ("Toolbar click", "choose a tool or toggle an overlay"),
         ],

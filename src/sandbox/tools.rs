@@ -44,11 +44,18 @@ pub enum Tool {
     Motor,
     /// Aim a laser: the ray's hits and reflections (a query only).
     Laser,
+    /// Set off an explosion that pushes bodies away.
+    Explode,
 }
+
+/// Radius of the explosion tool's full push (m); it fades over as much again.
+pub const BLAST_RADIUS: f32 = 2.0;
+/// Impulse of the explosion tool at full push (N·s).
+pub const BLAST_IMPULSE: f32 = 10.0;
 
 impl Tool {
     /// Every tool, in toolbar order (keys 1..9, then 0, J, L, K, W, T).
-    pub const ALL: [Tool; 16] = [
+    pub const ALL: [Tool; 17] = [
         Tool::Drag,
         Tool::Box,
         Tool::Circle,
@@ -65,6 +72,7 @@ impl Tool {
         Tool::Weld,
         Tool::Motor,
         Tool::Laser,
+        Tool::Explode,
     ];
 
     /// Toolbar label.
@@ -86,6 +94,7 @@ impl Tool {
             Tool::Weld => "Weld",
             Tool::Motor => "Motor",
             Tool::Laser => "Laser",
+            Tool::Explode => "Boom",
         }
     }
 
@@ -110,6 +119,9 @@ impl Tool {
             Tool::Laser => {
                 "press and drag: a laser from the press toward the cursor, reflected up to 8 times"
             }
+            Tool::Explode => {
+                "click: an explosion pushes bodies away (10 N·s within 2 m, fading over 2 m more)"
+            }
         }
     }
 
@@ -132,6 +144,7 @@ impl Tool {
             Tool::Weld => KeyCode::W,
             Tool::Motor => KeyCode::T,
             Tool::Laser => KeyCode::Y,
+            Tool::Explode => KeyCode::X,
         }
     }
 
@@ -154,6 +167,7 @@ impl Tool {
             Tool::Weld => 'W',
             Tool::Motor => 'T',
             Tool::Laser => 'Y',
+            Tool::Explode => 'X',
         }
     }
 

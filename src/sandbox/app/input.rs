@@ -139,6 +139,11 @@ impl App {
             }
             Tool::Throw => self.gesture = Gesture::Throwing { from: at },
             Tool::Laser => self.gesture = Gesture::Aiming { from: at },
+            Tool::Explode => self.act(Action::Explode {
+                at,
+                radius: super::super::tools::BLAST_RADIUS,
+                impulse: super::super::tools::BLAST_IMPULSE,
+            }),
             Tool::Pin => self.act(Action::Joint {
                 tool: JointTool::Pin,
                 a: at,
