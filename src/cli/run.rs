@@ -36,6 +36,11 @@ pub struct RunArgs {
     /// Turns contact events on.
     #[arg(long, value_name = "FILE")]
     pub events: Option<std::path::PathBuf>,
+    /// Change a scene value before running, e.g. `gravity=(0,-5)`,
+    /// `bodies.3.restitution=0.9`, `generators.0.count=100`, `seed=7`
+    /// (repeatable; checked as the file is).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
 }
 
 /// Arguments of `minkowski check`.
@@ -43,11 +48,14 @@ pub struct RunArgs {
 pub struct CheckArgs {
     /// Scene file, or the name of a shipped scene.
     pub scene: String,
+    /// Change a scene value first (as `run --set`).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
 }
 
 /// Runs a scene headless; returns the exit code.
 pub fn run(args: &RunArgs) -> i32 {
-    let scene = match load_scene(&args.scene) {
+    let scene = match load_scene_with(&args.scene, &args.set) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
@@ -264,6 +272,18 @@ pub fn state_json(
     })
 }
 
+/// Loads a scene and applies `--set` overrides in order.
+pub fn load_scene_with(
+    arg: &str,
+    sets: &[String],
+) -> Result<minkowski::scene::Scene, minkowski::scene::SceneError> {
+    let mut scene = load_scene(arg)?;
+    for s in sets {
+        scene.set(s, arg)?;
+    }
+    Ok(scene)
+}
+
 /// Writes events as JSON lines.
 fn write_events(out: &mut impl std::io::Write, events: &[WorldEvent]) -> std::io::Result<()> {
     for e in events {
@@ -277,7 +297,7 @@ fn write_events(out: &mut impl std::io::Write, events: &[WorldEvent]) -> std::io
 pub fn check(args: &CheckArgs) -> i32 {
     // Building catches what only the whole world shows: joints between
     // generated bodies, and bodies piled on one another.
-    match load_scene(&args.scene).and_then(|s| s.build().map(|_| s)) {
+    match load_scene_with(&args.scene, &args.set).and_then(|s| s.build().map(|_| s)) {
         Ok(scene) => {
             let generated = scene.body_count() - scene.bodies.len();
             let joints =

@@ -111,6 +111,16 @@ pub enum SceneError {
         /// The cap.
         max: usize,
     },
+    /// A `--set KEY=VALUE` override could not be applied.
+    #[error("{origin}: --set {key}: {message}")]
+    Override {
+        /// The file.
+        origin: String,
+        /// The key.
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
     /// The bodies start piled on one another beyond what a step can handle
     /// ([`crate::world::MAX_START_OVERLAPS`] overlapping pairs).
     #[error(

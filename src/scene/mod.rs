@@ -39,6 +39,7 @@ mod generators;
 mod joint_spec;
 mod load;
 mod machines;
+mod overrides;
 mod resolve;
 mod spec;
 mod validate;
