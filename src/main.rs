@@ -38,6 +38,8 @@ enum Command {
     Replay(cli::ReplayArgs),
     /// Time World::step on scenes: median and p95 ms per step.
     Bench(cli::BenchArgs),
+    /// Run the cross product of scene values and seeds on all cores, one row of measures per run.
+    Sweep(cli::SweepArgs),
 }
 
 fn main() {
@@ -49,6 +51,7 @@ fn main() {
         Some(Command::Check(args)) => std::process::exit(cli::check(&args)),
         Some(Command::Replay(args)) => std::process::exit(cli::replay(&args)),
         Some(Command::Bench(args)) => std::process::exit(cli::bench(&args)),
+        Some(Command::Sweep(args)) => std::process::exit(cli::sweep(&args)),
     };
     match result {
         Ok(()) => {}

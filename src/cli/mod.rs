@@ -7,11 +7,13 @@ mod bench;
 mod json;
 mod replay;
 mod run;
+mod sweep;
 mod trace;
 
 pub use bench::{bench, BenchArgs};
 pub use replay::{replay, ReplayArgs};
 pub use run::{check, run, CheckArgs, RunArgs};
+pub use sweep::{sweep, SweepArgs};
 
 use minkowski::scene::{Scene, SceneError, BUILTIN_NAMES};
 use std::path::Path;

@@ -14,6 +14,51 @@ use minkowski::{BodyId, World};
 use std::io::Write;
 use std::path::Path;
 
+/// The deterministic world columns, in order (every column but `step_ms`
+/// and the bodies').
+pub const WORLD_COLUMNS: [&str; 11] = [
+    "step",
+    "time",
+    "kinetic",
+    "potential",
+    "total",
+    "momentum_x",
+    "momentum_y",
+    "angular_momentum",
+    "contacts",
+    "awake",
+    "max_penetration",
+];
+
+/// The values of [`WORLD_COLUMNS`] for the world as it is.
+pub fn world_columns(world: &World) -> [f64; 11] {
+    let step = world.step_index();
+    let g = world.settings().gravity;
+    let potential: f64 = world
+        .bodies()
+        .map(|(_, b)| -(b.mass() as f64) * (g.dot(b.center_of_mass()) as f64))
+        .sum();
+    let kinetic: f64 = world.bodies().map(|(_, b)| b.kinetic_energy() as f64).sum();
+    let p = world.linear_momentum();
+    let depth = world
+        .contacts()
+        .flat_map(|c| c.manifold.points().iter().map(|p| -p.separation))
+        .fold(0.0f32, f32::max);
+    [
+        step as f64,
+        step as f64 * world.settings().dt as f64,
+        kinetic,
+        potential,
+        kinetic + potential,
+        p.x as f64,
+        p.y as f64,
+        world.angular_momentum() as f64,
+        world.contact_point_count() as f64,
+        world.awake_count() as f64,
+        depth as f64,
+    ]
+}
+
 /// Output format, from the file's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -33,7 +78,11 @@ pub struct Trace {
 }
 
 /// Body ids from `--bodies`: indices or names, comma-separated.
-fn resolve_bodies(list: &str, scene: &Scene, world: &World) -> Result<Vec<(BodyId, u32)>, String> {
+pub fn resolve_bodies(
+    list: &str,
+    scene: &Scene,
+    world: &World,
+) -> Result<Vec<(BodyId, u32)>, String> {
     let specs = scene.body_specs();
     let ids: Vec<BodyId> = world.bodies().map(|(id, _)| id).collect();
     let mut out = Vec::new();
@@ -81,23 +130,8 @@ impl Trace {
         };
         let file =
             std::fs::File::create(path).map_err(|e| format!("--trace {}: {e}", path.display()))?;
-        let mut columns: Vec<String> = [
-            "step",
-            "time",
-            "kinetic",
-            "potential",
-            "total",
-            "momentum_x",
-            "momentum_y",
-            "angular_momentum",
-            "contacts",
-            "awake",
-            "max_penetration",
-            "step_ms",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+        let mut columns: Vec<String> = WORLD_COLUMNS.iter().map(|s| s.to_string()).collect();
+        columns.push("step_ms".to_string());
         for (_, i) in &bodies {
             for c in ["x", "y", "angle", "vx", "vy", "angvel"] {
                 columns.push(format!("b{i}_{c}"));
@@ -123,31 +157,8 @@ impl Trace {
         if step % self.every != 0 {
             return Ok(());
         }
-        let g = world.settings().gravity;
-        let potential: f64 = world
-            .bodies()
-            .map(|(_, b)| -(b.mass() as f64) * (g.dot(b.center_of_mass()) as f64))
-            .sum();
-        let kinetic: f64 = world.bodies().map(|(_, b)| b.kinetic_energy() as f64).sum();
-        let p = world.linear_momentum();
-        let depth = world
-            .contacts()
-            .flat_map(|c| c.manifold.points().iter().map(|p| -p.separation))
-            .fold(0.0f32, f32::max);
-        let mut row: Vec<f64> = vec![
-            step as f64,
-            step as f64 * world.settings().dt as f64,
-            kinetic,
-            potential,
-            kinetic + potential,
-            p.x as f64,
-            p.y as f64,
-            world.angular_momentum() as f64,
-            world.contact_point_count() as f64,
-            world.awake_count() as f64,
-            depth as f64,
-            step_ms,
-        ];
+        let mut row: Vec<f64> = world_columns(world).to_vec();
+        row.push(step_ms);
         for (id, _) in &self.bodies {
             match world.body(*id) {
                 Some(b) => {
