@@ -45,37 +45,21 @@ impl World {
         let max_distance = max_distance.min(1.0e7);
         let end = origin + dir * max_distance;
         let bounds = Aabb::new(origin.min(end), origin.max(end));
-        let mut hits = std::mem::take(&mut self.scratch.pick);
-        hits.clear();
-        self.broadphase.query(&bounds, &mut hits);
         let mut best: Option<RayCastHit> = None;
-        for &p in &hits {
-            let Some(&Proxy { body, child }) = self.proxies.get(p as usize) else {
-                continue;
-            };
-            let Some(b) = self.slots.get(body as usize).and_then(|s| s.body.as_ref()) else {
-                continue;
-            };
-            let Some(c) = b.colliders.get(child as usize) else {
-                continue;
-            };
-            if c.filter.category & mask == 0 {
-                continue;
-            }
+        self.candidates(&bounds, mask, &mut |_| true, |r, s, x| {
             let reach = best.map_or(max_distance, |h| h.distance);
-            if let Some(h) = c.shape.ray_cast(&c.pose(&b.xf), origin, dir, reach) {
+            if let Some(h) = s.ray_cast(x, origin, dir, reach) {
                 if best.is_none_or(|bh| h.t < bh.distance) {
                     best = Some(RayCastHit {
-                        body: self.id_of(body),
-                        shape: child,
+                        body: r.body,
+                        shape: r.shape,
                         distance: h.t,
                         point: h.point,
                         normal: h.normal,
                     });
                 }
             }
-        }
-        self.scratch.pick = hits;
+        });
         best
     }
 }
