@@ -53,7 +53,7 @@ fn recount(w: &World) -> BTreeSet<Key> {
 
 #[test]
 fn events_match_a_recount_every_step() {
-    let mut w = Scene::builtin("rain").unwrap().build().unwrap();
+    let mut w = Scene::builtin("pit").unwrap().build().unwrap();
     w.set_contact_events(true);
     let mut set = BTreeSet::new();
     let (mut begins, mut ends) = (0, 0);

@@ -27,13 +27,13 @@ fn setting_a_value_to_itself_changes_nothing() {
 
 #[test]
 fn set_values_reach_the_scene() {
-    let mut s = Scene::builtin("rain").unwrap();
-    s.set("gravity=(0, -5)", "rain").unwrap();
-    s.set("generators.0.count=100", "rain").unwrap();
-    s.set("bodies.0.restitution=0.9", "rain").unwrap();
-    s.set("bodies.1.kind=Kinematic", "rain").unwrap();
-    s.set("bodies.2.shape=Circle(r: 0.5)", "rain").unwrap();
-    s.set("seed=7", "rain").unwrap();
+    let mut s = Scene::builtin("pit").unwrap();
+    s.set("gravity=(0, -5)", "pit").unwrap();
+    s.set("generators.0.count=100", "pit").unwrap();
+    s.set("bodies.0.restitution=0.9", "pit").unwrap();
+    s.set("bodies.1.kind=Kinematic", "pit").unwrap();
+    s.set("bodies.2.shape=Circle(r: 0.5)", "pit").unwrap();
+    s.set("seed=7", "pit").unwrap();
     assert_eq!(s.settings.gravity, Vec2::new(0.0, -5.0));
     assert!(matches!(
         s.generators[0],
@@ -45,13 +45,13 @@ fn set_values_reach_the_scene() {
     assert_eq!(s.body_count(), 103);
     assert_ne!(
         hash_after(&s, 5),
-        hash_after(&Scene::builtin("rain").unwrap(), 5)
+        hash_after(&Scene::builtin("pit").unwrap(), 5)
     );
 }
 
 #[test]
 fn bad_overrides_are_located_errors_and_change_nothing() {
-    let original = Scene::builtin("rain").unwrap();
+    let original = Scene::builtin("pit").unwrap();
     for (set, expect) in [
         ("gravity", "rain: --set gravity: expected KEY=VALUE"),
         (
@@ -75,24 +75,17 @@ fn bad_overrides_are_located_errors_and_change_nothing() {
         ("dt=0", "rain: field `dt`: must be > 0"),
     ] {
         let mut s = original.clone();
-        let err = s.set(set, "rain").unwrap_err().to_string();
+        let err = s.set(set, "pit").unwrap_err().to_string();
         assert!(err.starts_with(expect), "{set}: {err}");
         assert_eq!(s, original, "{set}");
     }
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_minkowski"))
-        .args([
-            "run",
-            "rain",
-            "--steps",
-            "1",
-            "--set",
-            "bodies.9.friction=1",
-        ])
+        .args(["run", "pit", "--steps", "1", "--set", "bodies.9.friction=1"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let ok = std::process::Command::new(env!("CARGO_BIN_EXE_minkowski"))
-        .args(["check", "rain", "--set", "generators.0.count=10"])
+        .args(["check", "pit", "--set", "generators.0.count=10"])
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&ok.stdout).contains("13 bodies"));

@@ -168,7 +168,7 @@ fn analytic_cases() {
 
 #[test]
 fn the_world_ray_cast_finds_the_closest_shape() {
-    let mut w = Scene::builtin("rain").unwrap().build().unwrap();
+    let mut w = Scene::builtin("pit").unwrap().build().unwrap();
     for _ in 0..120 {
         w.step();
     }
@@ -219,7 +219,7 @@ fn the_world_ray_cast_finds_the_closest_shape() {
 fn the_world_overlap_queries_match_brute_force() {
     use minkowski::world::ShapeRef;
     use minkowski::{narrowphase, Aabb};
-    let mut w = Scene::builtin("rain").unwrap().build().unwrap();
+    let mut w = Scene::builtin("pit").unwrap().build().unwrap();
     for _ in 0..120 {
         w.step();
     }

@@ -212,8 +212,8 @@ fn kind_of(s: &ShapeSpec) -> ShapeKind {
 }
 
 #[test]
-fn rain_has_every_shape_kind_and_follows_the_seed() {
-    let scene = Scene::builtin("rain").unwrap();
+fn pit_has_every_shape_kind_and_follows_the_seed() {
+    let scene = Scene::builtin("pit").unwrap();
     let specs = scene.body_specs();
     let kinds: BTreeSet<String> = specs
         .iter()

@@ -4,12 +4,12 @@ use super::{json, load_scene, EXIT_BAD_INPUT};
 use std::time::Instant;
 
 /// Scenes benchmarked when none are named.
-pub const DEFAULT_SCENES: &[&str] = &["pyramid", "large_pyramid", "many_pyramids", "rain"];
+pub const DEFAULT_SCENES: &[&str] = &["pyramid", "large_pyramid", "many_pyramids", "pit"];
 
 /// Arguments of `minkowski bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Scene files or shipped scene names (default: pyramid large_pyramid many_pyramids rain).
+    /// Scene files or shipped scene names (default: pyramid large_pyramid many_pyramids pit).
     pub scenes: Vec<String>,
     /// Steps to time per scene.
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]

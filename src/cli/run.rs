@@ -309,8 +309,16 @@ pub fn check(args: &CheckArgs) -> i32 {
                         n => format!(", {n} joints"),
                     }
                 };
+            let script = match scene.script.len() {
+                0 => String::new(),
+                n => format!(
+                    ", a script of {n} cue{} spawning up to {} more",
+                    if n == 1 { "" } else { "s" },
+                    scene.spawned_body_count()
+                ),
+            };
             println!(
-                "ok: {}: {} bodies ({} explicit, {} generated){joints}",
+                "ok: {}: {} bodies ({} explicit, {} generated){joints}{script}",
                 scene.name,
                 scene.body_count(),
                 scene.bodies.len(),

@@ -3,7 +3,7 @@
 //! Columns, in order: `step`, `time` (s, step × dt), `kinetic`, `potential`, `total`
 //! (J; potential is `−m·g·c` summed over the bodies, 0 at the origin),
 //! `momentum_x`, `momentum_y` (kg·m/s), `angular_momentum` (about the
-//! origin, kg·m²/s), `contacts` (points), `awake` (bodies),
+//! origin, kg·m²/s), `contacts` (points), `bodies`, `awake` (bodies),
 //! `max_penetration` (m, the deepest contact point, 0 if none), `step_ms`
 //! (wall clock: the one column that is not deterministic), then for each
 //! chosen body `b<ID>_x`, `b<ID>_y`, `b<ID>_angle`, `b<ID>_vx`, `b<ID>_vy`,
@@ -16,7 +16,7 @@ use std::path::Path;
 
 /// The deterministic world columns, in order (every column but `step_ms`
 /// and the bodies').
-pub const WORLD_COLUMNS: [&str; 11] = [
+pub const WORLD_COLUMNS: [&str; 12] = [
     "step",
     "time",
     "kinetic",
@@ -26,12 +26,13 @@ pub const WORLD_COLUMNS: [&str; 11] = [
     "momentum_y",
     "angular_momentum",
     "contacts",
+    "bodies",
     "awake",
     "max_penetration",
 ];
 
 /// The values of [`WORLD_COLUMNS`] for the world as it is.
-pub fn world_columns(world: &World) -> [f64; 11] {
+pub fn world_columns(world: &World) -> [f64; 12] {
     let step = world.step_index();
     let g = world.settings().gravity;
     let potential: f64 = world
@@ -54,6 +55,7 @@ pub fn world_columns(world: &World) -> [f64; 11] {
         p.y as f64,
         world.angular_momentum() as f64,
         world.contact_point_count() as f64,
+        world.body_count() as f64,
         world.awake_count() as f64,
         depth as f64,
     ]
@@ -188,7 +190,7 @@ impl Trace {
                     .iter()
                     .zip(&row)
                     .map(|(k, v)| {
-                        let count = matches!(k.as_str(), "step" | "contacts" | "awake");
+                        let count = matches!(k.as_str(), "step" | "contacts" | "bodies" | "awake");
                         let n = if count {
                             Some(serde_json::Number::from(*v as u64))
                         } else {

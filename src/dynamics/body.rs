@@ -53,6 +53,10 @@ pub struct BodyDef {
     /// sleeps alone until something touches it.
     #[serde(default = "yes")]
     pub awake: bool,
+    /// The body may sleep while its fastest point moves slower than this
+    /// (m/s); `None` takes [`crate::WorldSettings::sleep_velocity`].
+    #[serde(default)]
+    pub sleep_threshold: Option<f32>,
 }
 
 fn yes() -> bool {
@@ -125,6 +129,7 @@ impl BodyDef {
             angular_damping: 0.0,
             gravity_scale: 1.0,
             awake: true,
+            sleep_threshold: None,
         }
     }
 
@@ -200,6 +205,11 @@ impl BodyDef {
         self.gravity_scale = s;
         self
     }
+    /// Sets the body's own sleep threshold (m/s).
+    pub fn sleep_threshold(mut self, v: f32) -> Self {
+        self.sleep_threshold = Some(v);
+        self
+    }
 }
 
 /// A rigid body owned by a [`crate::World`].
@@ -224,6 +234,9 @@ pub struct Body {
     pub(crate) linear_damping: f32,
     pub(crate) angular_damping: f32,
     pub(crate) gravity_scale: f32,
+    /// Own sleep threshold (m/s), if not the world's.
+    #[serde(default)]
+    pub(crate) sleep_threshold: Option<f32>,
     pub(crate) awake: bool,
     pub(crate) sleep_time: f32,
     /// Island the body fell asleep with (wakes together).
@@ -387,6 +400,7 @@ impl Body {
             linear_damping: def.linear_damping,
             angular_damping: def.angular_damping,
             gravity_scale: def.gravity_scale,
+            sleep_threshold: def.sleep_threshold,
             awake: def.kind != BodyKind::Static && def.awake,
             sleep_time: 0.0,
             sleep_island: u32::MAX,

@@ -10,7 +10,7 @@
 //! box, shapes this engine does not have.
 
 use super::joint_spec::{BodyRef, JointSpec, TorqueMotorSpec};
-use super::spec::{BodySpec, PartSpec, ShapeSpec};
+use super::spec::{BodySpec, MotionSpec, PartSpec, ShapeSpec};
 use crate::dynamics::{BodyKind, Filter};
 use crate::math::Vec2;
 use serde::{Deserialize, Serialize};
@@ -30,6 +30,13 @@ pub enum Benchmark {
     Smash,
     /// A kinematic drum of 40 polygons turning at 25°/s with 8,100 boxes.
     Washer,
+    /// The rain benchmark's ground: five rows of 501 half-metre boxes, 45 m
+    /// apart, in one static body. The ragdolls are spawned by the scene's
+    /// script (`scenes/rain.ron`).
+    Rain,
+    /// 8,000 pentagons in a 160 m bin, pushed by a kinematic box that
+    /// follows `x = 60 sin(0.2 t)`.
+    Junkyard,
 }
 
 impl Benchmark {
@@ -41,6 +48,8 @@ impl Benchmark {
             Benchmark::Compounds => 3_001,
             Benchmark::Smash => 9_601,
             Benchmark::Washer => 8_101,
+            Benchmark::Rain => 1,
+            Benchmark::Junkyard => 8_002,
         }
     }
 
@@ -52,6 +61,8 @@ impl Benchmark {
             Benchmark::Compounds => compounds(out),
             Benchmark::Smash => smash(out),
             Benchmark::Washer => washer(out),
+            Benchmark::Rain => rain_ground(out),
+            Benchmark::Junkyard => junkyard(out),
         }
     }
 }
@@ -84,6 +95,7 @@ fn hinge(a: Option<usize>, b: usize, anchor: Vec2, motor: Option<TorqueMotorSpec
         limits: None,
         motor,
         spring: None,
+        reference_angle: None,
         collide_connected: false,
         break_force: None,
         break_torque: None,
@@ -311,4 +323,82 @@ fn washer(out: &mut Vec<BodySpec>) {
         }
         y += 2.1 * a;
     }
+}
+
+fn rain_ground(out: &mut Vec<BodySpec>) {
+    const GRID: f32 = 0.5;
+    const COUNT: usize = 500;
+    let mut boxes = Vec::with_capacity(5 * (COUNT + 1));
+    let mut y = 0.0f32;
+    for _ in 0..5 {
+        let mut x = -0.5 * COUNT as f32 * GRID;
+        for _ in 0..=COUNT {
+            let r = ShapeSpec::Rect {
+                hx: 0.5 * GRID,
+                hy: 0.5 * GRID,
+            };
+            boxes.push((r, Vec2::new(x, y)));
+            x += GRID;
+        }
+        y += 45.0;
+    }
+    out.push(offset_shapes(boxes, Vec2::ZERO, BodyKind::Static));
+}
+
+fn junkyard(out: &mut Vec<BodySpec>) {
+    let rect = |hx, hy| ShapeSpec::Rect { hx, hy };
+    let mut ground = Vec::with_capacity(261);
+    let mut x = -80.0f32;
+    for _ in 0..161 {
+        ground.push((rect(0.55, 0.5), Vec2::new(x, 0.0)));
+        x += 1.0;
+    }
+    for side in [-80.0f32, 80.0] {
+        let mut y = 1.0f32;
+        for _ in 0..50 {
+            ground.push((rect(0.5, 0.55), Vec2::new(side, y)));
+            y += 1.0;
+        }
+    }
+    out.push(offset_shapes(ground, Vec2::ZERO, BodyKind::Static));
+
+    // Five points of a Fibonacci spiral on a circle of radius 0.25, in hull
+    // order (Box2D takes their convex hull).
+    let radius = 0.25f32;
+    let phi = std::f32::consts::PI * (libm::sqrtf(5.0) - 1.0);
+    let mut points: Vec<(f32, Vec2)> = (0..5)
+        .map(|i| {
+            let t = phi * i as f32;
+            let (s, c) = (libm::sinf(t), libm::cosf(t));
+            (libm::atan2f(s, c), Vec2::new(radius * c, radius * s))
+        })
+        .collect();
+    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let pentagon = ShapeSpec::Polygon(points.into_iter().map(|(_, p)| p).collect());
+    let (columns, rows) = (200, 40);
+    let mut side = -0.1f32;
+    for i in 0..columns {
+        let x = 1.5 * (2.0 * i as f32 - columns as f32) * radius;
+        for j in 0..rows {
+            let y = 4.0 * j as f32 * radius + 15.0;
+            out.push(body(
+                pentagon.clone(),
+                Vec2::new(x + side, y),
+                BodyKind::Dynamic,
+            ));
+            side = -side;
+        }
+    }
+
+    // The pusher: a 4 × 8 m box standing on the origin; Box2D moves it with
+    // b2Body_SetTargetTransform to x = 60 sin(0.2 t) at step t / dt, which it
+    // reaches a step later, hence the phase of −0.2 dt.
+    let mut pusher = body(rect(2.0, 4.0), Vec2::new(0.0, 4.0), BodyKind::Kinematic);
+    pusher.motion = Some(MotionSpec::Sine {
+        amplitude: Vec2::new(60.0, 0.0),
+        angular_amplitude: 0.0,
+        omega: 0.2,
+        phase: -0.2 / 60.0,
+    });
+    out.push(pusher);
 }

@@ -101,6 +101,20 @@ pub enum SceneError {
         /// What is wrong.
         message: String,
     },
+    /// A cue of the scene's `script` is invalid.
+    #[error("{origin}: script cue {index} ({kind}), field `{field}`: {message}")]
+    Cue {
+        /// The file.
+        origin: String,
+        /// Index in `script`.
+        index: usize,
+        /// The action's kind as written.
+        kind: &'static str,
+        /// The field.
+        field: String,
+        /// What is wrong.
+        message: String,
+    },
     /// More bodies (explicit and generated) than [`super::MAX_BODIES`].
     #[error("{origin}: the scene makes {count} bodies (explicit and generated); at most {max} are allowed")]
     TooManyBodies {

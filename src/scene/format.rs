@@ -7,6 +7,7 @@
 
 use super::generators::Generator;
 use super::joint_spec::JointSpec;
+use super::script_spec::CueSpec;
 use super::spec::BodySpec;
 use crate::math::Vec2;
 use crate::world::{WorldSettings, DEFAULT_SUBSTEPS};
@@ -35,6 +36,8 @@ pub struct Scene {
     /// Joints between the scene's bodies, by index or name; the generators'
     /// joints follow them.
     pub joints: Vec<JointSpec>,
+    /// Timed actions (see `script_spec`).
+    pub script: Vec<CueSpec>,
 }
 
 /// The on-disk shape of [`Scene`]: flat settings, every field but `bodies`
@@ -60,6 +63,8 @@ struct SceneFile {
     generators: Vec<Generator>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     joints: Vec<JointSpec>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    script: Vec<CueSpec>,
 }
 
 fn default_gravity() -> Vec2 {
@@ -90,6 +95,7 @@ impl From<SceneFile> for Scene {
             bodies: f.bodies,
             generators: f.generators,
             joints: f.joints,
+            script: f.script,
         }
     }
 }
@@ -106,6 +112,7 @@ impl From<Scene> for SceneFile {
             bodies: s.bodies,
             generators: s.generators,
             joints: s.joints,
+            script: s.script,
         }
     }
 }

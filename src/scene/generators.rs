@@ -19,6 +19,7 @@
 
 use super::benchmarks::Benchmark;
 use super::error::FieldError;
+use super::human::HUMAN_BODIES;
 use super::joint_spec::JointSpec;
 use super::machines::{
     car_hertz, car_speed, car_torque, default_link, default_plank, default_thickness, down, one,
@@ -180,6 +181,34 @@ pub enum Generator {
         #[serde(default = "default_friction")]
         friction: f32,
     },
+    /// `count` copies of Box2D v3's ragdoll (`shared/human.c`; see
+    /// `scene::human`), the first standing on `origin`, each next one moved
+    /// by `spacing`; human `k` has group index `first_group + k`.
+    Humans {
+        /// Where the first human's feet are.
+        origin: Vec2,
+        /// Humans. Default 1.
+        #[serde(default = "one")]
+        count: u32,
+        /// Offset from one human to the next. Default (0.5, 0).
+        #[serde(default = "human_spacing")]
+        spacing: Vec2,
+        /// Size factor. Default 1.
+        #[serde(default = "one_f")]
+        scale: f32,
+        /// Joint friction torque (N·m, times the bone's share). Default 0.05.
+        #[serde(default = "human_friction")]
+        friction_torque: f32,
+        /// Joint spring frequency (Hz; 0: none). Default 5.
+        #[serde(default = "human_hertz")]
+        hertz: f32,
+        /// Joint spring damping ratio. Default 0.5.
+        #[serde(default = "human_damping")]
+        damping_ratio: f32,
+        /// Group index of the first human. Default 1.
+        #[serde(default = "one_i")]
+        first_group: i32,
+    },
     /// A car whose wheels touch `origin`'s height: a chassis and two wheels on
     /// sprung wheel joints, the rear wheel driven by a motor.
     Car {
@@ -207,6 +236,21 @@ pub enum Generator {
 
 fn zero() -> Vec2 {
     Vec2::ZERO
+}
+fn human_spacing() -> Vec2 {
+    Vec2::new(0.5, 0.0)
+}
+fn human_friction() -> f32 {
+    0.05
+}
+fn human_hertz() -> f32 {
+    5.0
+}
+fn human_damping() -> f32 {
+    0.5
+}
+fn one_i() -> i32 {
+    1
 }
 fn one_one() -> (u32, u32) {
     (1, 1)
@@ -258,6 +302,7 @@ impl Generator {
             Generator::Chain { .. } => "Chain",
             Generator::Bridge { .. } => "Bridge",
             Generator::Ragdoll { .. } => "Ragdoll",
+            Generator::Humans { .. } => "Humans",
             Generator::Car { .. } => "Car",
             Generator::Box2D(_) => "Box2D",
         }
@@ -270,6 +315,7 @@ impl Generator {
             Generator::Chain { .. }
                 | Generator::Bridge { .. }
                 | Generator::Ragdoll { .. }
+                | Generator::Humans { .. }
                 | Generator::Car { .. }
                 | Generator::Box2D(_)
         )
@@ -290,6 +336,7 @@ impl Generator {
             Generator::Chain { links, .. } => links as u64,
             Generator::Bridge { planks, .. } => planks as u64,
             Generator::Ragdoll { count, .. } => (count as u64).saturating_mul(RAGDOLL_BODIES),
+            Generator::Humans { count, .. } => (count as u64).saturating_mul(HUMAN_BODIES),
             Generator::Car { .. } => CAR_BODIES,
             Generator::Box2D(b) => b.body_count(),
         }

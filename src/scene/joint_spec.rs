@@ -97,9 +97,14 @@ pub enum JointSpec {
         /// A motor.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         motor: Option<TorqueMotorSpec>,
-        /// A torsional spring toward the starting angle.
+        /// A torsional spring toward the joint angle 0.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         spring: Option<SpringSpec>,
+        /// The angle of B relative to A (rad) at which the joint angle is 0
+        /// (limits and the spring are measured from it). Default: the
+        /// starting relative angle.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reference_angle: Option<f32>,
         /// Whether A and B collide. Default false.
         #[serde(default, skip_serializing_if = "is_false")]
         collide_connected: bool,

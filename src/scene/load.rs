@@ -5,6 +5,7 @@ use super::format::Scene;
 use super::generators::Generator;
 use super::joint_spec::JointSpec;
 use super::resolve::{add_joints, check_joints, check_names};
+use super::script_spec::make_script;
 use super::spec::BodySpec;
 use super::validate::check;
 use super::{BUILTIN, MAX_BODIES};
@@ -129,6 +130,13 @@ impl Scene {
         } else {
             check_names(origin, &self.bodies)?;
         }
+        if !self.script.is_empty() {
+            // The spawns' random draws differ from the build's (which follow
+            // the scene's generators), but not what is valid.
+            let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+            let (bodies, _) = self.expand();
+            make_script(origin, s.dt, &self.script, &bodies, None, &mut rng)?;
+        }
         Ok(())
     }
 
@@ -138,6 +146,11 @@ impl Scene {
             .fold(self.bodies.len() as u64, |n, g| {
                 n.saturating_add(g.body_count())
             })
+    }
+
+    /// Bodies the scene's script can add over time (saturating).
+    pub fn spawned_body_count(&self) -> u64 {
+        super::script_spec::spawned_bodies(&self.script)
     }
 
     /// Number of bodies the scene makes, explicit and generated (saturating).
@@ -201,6 +214,18 @@ impl Scene {
             }
         }
         add_joints(&mut world, origin, &specs, &joints)?;
+        if !self.script.is_empty() || specs.iter().any(|s| s.motion.is_some()) {
+            let ids: Vec<crate::world::BodyId> = world.bodies().map(|(id, _)| id).collect();
+            let script = make_script(
+                origin,
+                self.settings.dt,
+                &self.script,
+                &specs,
+                Some(&ids),
+                &mut rng,
+            )?;
+            world.set_script(script);
+        }
         let census = world.crowding(MAX_START_OVERLAPS);
         if census.pairs > MAX_START_OVERLAPS {
             let (body, n, at) = census.worst.unwrap_or((0, 0, crate::math::Vec2::ZERO));

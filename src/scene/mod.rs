@@ -36,11 +36,13 @@ mod benchmarks;
 mod error;
 mod format;
 mod generators;
+mod human;
 mod joint_spec;
 mod load;
 mod machines;
 mod overrides;
 mod resolve;
+mod script_spec;
 mod spec;
 mod validate;
 
@@ -54,7 +56,8 @@ pub(crate) use load::ron_options;
 pub use load::{builtin_source, MAX_SUBSTEPS};
 pub use machines::MAX_LINKS;
 pub use resolve::MAX_JOINTS;
-pub use spec::{BodySpec, PartSpec, ShapeKind, ShapeSpec};
+pub use script_spec::{ActionSpec, CueSpec, MAX_CUES};
+pub use spec::{BodySpec, MotionSpec, PartSpec, ShapeKind, ShapeSpec};
 pub use validate::{MAX_DENSITY, MAX_FRICTION, MAX_SPEED};
 
 /// Most bodies a scene may make, explicit and generated together.
@@ -81,7 +84,7 @@ builtin!(
     "stack",
     "ramps",
     "bounce",
-    "rain",
+    "pit",
     "shapes",
     "tumbler",
     "newtons_cradle",
@@ -94,4 +97,6 @@ builtin!(
     "compounds",
     "smash",
     "washer",
+    "rain",
+    "junkyard",
 );

@@ -15,10 +15,13 @@ pub const MAX_JOINTS: usize = 100_000;
 
 /// Body names must be unique.
 pub(crate) fn check_names(origin: &str, bodies: &[BodySpec]) -> Result<(), SceneError> {
-    names(origin, bodies).map(|_| ())
+    name_map(origin, bodies).map(|_| ())
 }
 
-fn names<'s>(origin: &str, bodies: &'s [BodySpec]) -> Result<BTreeMap<&'s str, usize>, SceneError> {
+pub(crate) fn name_map<'s>(
+    origin: &str,
+    bodies: &'s [BodySpec],
+) -> Result<BTreeMap<&'s str, usize>, SceneError> {
     let mut map = BTreeMap::new();
     for (index, b) in bodies.iter().enumerate() {
         let Some(name) = b.name.as_deref() else {
@@ -55,7 +58,7 @@ fn joint_error(origin: &str, index: usize, j: &JointSpec, e: FieldError) -> Scen
     }
 }
 
-fn find(
+pub(crate) fn find_body(
     field: &str,
     r: &BodyRef,
     bodies: &[BodySpec],
@@ -80,14 +83,14 @@ fn find(
 
 /// The joint's ends as body indices (`None`: the world), checked: known
 /// bodies, two different ones, at least one dynamic.
-fn ends(
+pub(crate) fn ends_of(
     j: &JointSpec,
     bodies: &[BodySpec],
     names: &BTreeMap<&str, usize>,
 ) -> Result<(Option<usize>, usize), FieldError> {
     let (a, b) = j.ends();
-    let b = find("b", b, bodies, names)?;
-    let a = a.map(|a| find("a", a, bodies, names)).transpose()?;
+    let b = find_body("b", b, bodies, names)?;
+    let a = a.map(|a| find_body("a", a, bodies, names)).transpose()?;
     if a == Some(b) {
         return Err(FieldError::new(
             "b",
@@ -114,7 +117,7 @@ pub(crate) fn check_joints(
     bodies: &[BodySpec],
     joints: &[JointSpec],
 ) -> Result<(), SceneError> {
-    let names = names(origin, bodies)?;
+    let names = name_map(origin, bodies)?;
     if joints.len() > MAX_JOINTS {
         return Err(SceneError::Setting {
             origin: origin.to_string(),
@@ -127,7 +130,7 @@ pub(crate) fn check_joints(
     }
     for (index, j) in joints.iter().enumerate() {
         let fail = |e| joint_error(origin, index, j, e);
-        let (a, b) = ends(j, bodies, &names).map_err(fail)?;
+        let (a, b) = ends_of(j, bodies, &names).map_err(fail)?;
         // Placeholder handles: only the numbers are checked here.
         let id = |i: usize| BodyId {
             index: i as u32,
@@ -155,11 +158,11 @@ pub(crate) fn add_joints(
     if joints.is_empty() {
         return Ok(());
     }
-    let names = names(origin, bodies)?;
+    let names = name_map(origin, bodies)?;
     let ids: Vec<BodyId> = world.bodies().map(|(id, _)| id).collect();
     for (index, j) in joints.iter().enumerate() {
         let fail = |e| joint_error(origin, index, j, e);
-        let (a, b) = ends(j, bodies, &names).map_err(fail)?;
+        let (a, b) = ends_of(j, bodies, &names).map_err(fail)?;
         let end = |i: usize| -> Result<(BodyId, Iso), SceneError> {
             let id = *ids
                 .get(i)

@@ -60,6 +60,19 @@ pub struct BodySpec {
     /// More shapes, making a compound body.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shapes: Vec<PartSpec>,
+    /// Linear damping (1/s). Default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub linear_damping: f32,
+    /// Angular damping (1/s). Default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub angular_damping: f32,
+    /// The body may sleep while its fastest point moves slower than this
+    /// (m/s). Default: the world's (0.05).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sleep_threshold: Option<f32>,
+    /// A kinematic body's motion profile (see [`MotionSpec`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub motion: Option<MotionSpec>,
 }
 
 fn yes() -> bool {
@@ -122,6 +135,10 @@ impl BodySpec {
             awake: true,
             sensor: false,
             shapes: Vec::new(),
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            sleep_threshold: None,
+            motion: None,
         }
     }
 }
@@ -218,4 +235,36 @@ impl ShapeKind {
         ShapeKind::Ellipse,
         ShapeKind::Capsule,
     ];
+}
+
+/// A kinematic body's motion profile, relative to the body's `pos` and
+/// `angle` in the file. Each step the body gets the velocity that takes it to
+/// the profile's pose at the end of the step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Motion")]
+pub enum MotionSpec {
+    /// `pos + amplitude · sin(omega · t + phase)`, and the angle likewise.
+    Sine {
+        /// Linear amplitude (m).
+        #[serde(default)]
+        amplitude: Vec2,
+        /// Angular amplitude (rad).
+        #[serde(default)]
+        angular_amplitude: f32,
+        /// Angular frequency (rad/s).
+        omega: f32,
+        /// Phase (rad).
+        #[serde(default)]
+        phase: f32,
+    },
+    /// Keys `(time s, offset m, angle rad)`, times strictly increasing,
+    /// offsets from `pos`; straight lines between them, held after the last
+    /// unless `repeat`.
+    Keyframes {
+        /// The keys.
+        keys: Vec<(f32, Vec2, f32)>,
+        /// Whether the sequence repeats (period: the last key's time).
+        #[serde(default)]
+        repeat: bool,
+    },
 }

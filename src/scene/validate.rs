@@ -3,8 +3,8 @@
 //! always builds.
 
 use super::error::FieldError;
-use super::spec::{BodySpec, ShapeSpec};
-use crate::dynamics::ShapeDef;
+use super::spec::{BodySpec, MotionSpec, ShapeSpec};
+use crate::dynamics::{BodyKind, ShapeDef};
 use crate::math::Vec2;
 use crate::shape::{Shape, ShapeError, MAX_COORDINATE};
 use crate::world::MAX_POSITION;
@@ -249,10 +249,72 @@ impl BodySpec {
             .angle(self.angle)
             .velocity(self.vel)
             .angular_velocity(self.angvel)
+            .damping(self.linear_damping, self.angular_damping)
             .awake(self.awake);
+        let def = match self.sleep_threshold {
+            Some(v) => def.sleep_threshold(v),
+            None => def,
+        };
+        if let Some(m) = &self.motion {
+            if self.kind != BodyKind::Kinematic {
+                return Err(FieldError::new(
+                    "motion",
+                    "only a kinematic body follows a motion (add `kind: Kinematic`)",
+                ));
+            }
+            m.validate()?;
+        }
         // Belt and braces: the world's own check must agree.
         crate::world::validate_body_def(&def)
             .map_err(|e| FieldError::new("body", e.to_string()))?;
         Ok(def)
+    }
+}
+
+impl MotionSpec {
+    /// Checks the numbers.
+    pub(crate) fn validate(&self) -> Result<(), FieldError> {
+        match self {
+            MotionSpec::Sine {
+                amplitude,
+                angular_amplitude,
+                omega,
+                phase,
+            } => {
+                check_pos("motion.amplitude", *amplitude)?;
+                check(
+                    "motion.angular_amplitude",
+                    *angular_amplitude,
+                    -1e4,
+                    1e4,
+                    "within ±10000 rad",
+                )?;
+                check("motion.omega", *omega, -1e4, 1e4, "within ±10000 rad/s")?;
+                check("motion.phase", *phase, -1e4, 1e4, "within ±10000 rad")
+            }
+            MotionSpec::Keyframes { keys, .. } => {
+                if keys.is_empty() || keys.len() > 4096 {
+                    return Err(FieldError::new(
+                        "motion.keys",
+                        format!("must have 1 to 4096 keys, got {}", keys.len()),
+                    ));
+                }
+                let mut last = f32::NEG_INFINITY;
+                for (k, (t, p, a)) in keys.iter().enumerate() {
+                    let f = |s: &str| format!("motion.keys[{k}].{s}");
+                    check(&f("time"), *t, 0.0, 1e7, "between 0 and 1e7 s")?;
+                    if *t <= last {
+                        return Err(FieldError::new(
+                            f("time"),
+                            format!("times must increase: {t} s follows {last} s"),
+                        ));
+                    }
+                    last = *t;
+                    check_pos(&f("offset"), *p)?;
+                    check(&f("angle"), *a, -1e4, 1e4, "within ±10000 rad")?;
+                }
+                Ok(())
+            }
+        }
     }
 }

@@ -216,22 +216,6 @@ impl World {
         true
     }
 
-    /// Removes the joints attached to a body slot (the body is going away).
-    pub(crate) fn remove_joints_of(&mut self, index: u32) {
-        for k in 0..self.joints.len() {
-            let attached = self.joints[k].joint.as_ref().is_some_and(|j| {
-                j.def.body_b.index == index || j.def.body_a.is_some_and(|a| a.index == index)
-            });
-            if attached {
-                let id = JointId {
-                    index: k as u32,
-                    generation: self.joints[k].generation,
-                };
-                self.remove_joint(id);
-            }
-        }
-    }
-
     fn wake_joint_ends(&mut self, def: &JointDef) {
         self.wake(def.body_b.index);
         if let Some(a) = def.body_a {

@@ -30,6 +30,7 @@ impl World {
     pub fn step(&mut self) {
         let total = Stopwatch::start();
         let mut sw = Stopwatch::start();
+        self.run_script();
         self.update_aabbs();
         self.timings.update_aabbs = sw.lap();
         self.find_pairs();
@@ -312,7 +313,8 @@ impl World {
                 continue;
             }
             let point_speed = b.v.length() + b.extent * b.w.abs();
-            let resting = point_speed <= s.sleep_velocity && dragged != Some(i as u32);
+            let threshold = b.sleep_threshold.unwrap_or(s.sleep_velocity);
+            let resting = point_speed <= threshold && dragged != Some(i as u32);
             b.sleep_time = if resting { b.sleep_time + s.dt } else { 0.0 };
         }
         let uf = &mut self.scratch.islands;

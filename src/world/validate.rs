@@ -9,7 +9,7 @@ use thiserror::Error;
 pub const MAX_POSITION: f32 = 1.0e6;
 
 /// Most shapes one body may have.
-pub const MAX_SHAPES: usize = 1024;
+pub const MAX_SHAPES: usize = 4096;
 
 /// Why a body could not be added or changed.
 #[derive(Clone, Debug, PartialEq, Error)]
@@ -118,6 +118,9 @@ pub fn validate_body_def(def: &BodyDef) -> Result<(), BodyError> {
         100.0,
         "finite, within ±100",
     )?;
+    if let Some(v) = def.sleep_threshold {
+        check("sleep_threshold", v, 0.0, 1.0e3, "between 0 and 1000 m/s")?;
+    }
     Ok(())
 }
 

@@ -17,6 +17,7 @@ use crate::narrowphase::manifold::{Manifold, PointFeature};
 use crate::narrowphase::manifold_cache::ManifoldCache;
 use serde::{Deserialize, Serialize};
 mod readout;
+mod removal;
 mod wake;
 
 pub use super::event::WorldEvent;
@@ -174,6 +175,9 @@ pub struct World {
     pub(crate) joint_free: Vec<u32>,
     pub(crate) step_index: u64,
     pub(crate) next_island: u32,
+    /// Timed actions and kinematic motions (see `script`).
+    #[serde(default)]
+    pub(crate) script: Option<Box<super::script::Script>>,
     #[serde(skip)]
     pub(crate) events: Vec<WorldEvent>,
     #[serde(skip)]
@@ -204,6 +208,7 @@ impl World {
             joint_free: Vec::new(),
             step_index: 0,
             next_island: 0,
+            script: None,
             events: Vec::new(),
             timings: StepTimings::default(),
             scratch: Scratch::default(),
@@ -286,34 +291,6 @@ impl World {
             index,
             generation: slot.generation,
         })
-    }
-
-    /// Removes a body; bodies resting on it wake up. Returns `false` for a stale id.
-    pub fn remove_body(&mut self, id: BodyId) -> bool {
-        if self.body(id).is_none() {
-            return false;
-        }
-        let index = id.index;
-        self.wake_touching(index);
-        self.remove_joints_of(index);
-        if let Some(b) = self.slots[index as usize].body.as_ref() {
-            for c in &b.colliders {
-                self.broadphase.remove(c.proxy);
-                self.proxy_free.push(c.proxy);
-            }
-        }
-        self.drop_contacts(|c| c.body_a != index && c.body_b != index);
-        self.scratch.contacts_in_sync = false;
-        self.buried.retain(|&b| b != index);
-        self.forget_sensor_visitor(index);
-        let slot = &mut self.slots[index as usize];
-        slot.body = None;
-        slot.generation = slot.generation.wrapping_add(1);
-        self.free.push(index);
-        if self.drag.is_some_and(|d| d.body == id) {
-            self.drag = None;
-        }
-        true
     }
 
     /// The body behind a handle, if it is still alive.

@@ -2,6 +2,7 @@
 //! [`Generator::generate`] (the machines themselves are in `scene::machines`).
 
 use super::*;
+use crate::scene::human::Humans;
 use crate::scene::machines::{
     bridge, car, chain, check_bridge, check_car, check_chain, check_ragdoll, ragdolls,
 };
@@ -43,6 +44,7 @@ impl Generator {
                 density,
                 friction,
             } => check_ragdoll(*origin, *count, *spacing, *scale, *density, *friction),
+            Generator::Humans { .. } => self.humans().map_or(Ok(()), |h| h.validate()),
             Generator::Car {
                 origin,
                 scale,
@@ -117,8 +119,41 @@ impl Generator {
                 out,
                 joints,
             ),
+            Generator::Humans { .. } => {
+                if let Some(h) = self.humans() {
+                    h.generate(out, joints);
+                }
+            }
             Generator::Box2D(b) => b.generate(out, joints),
             _ => {}
+        }
+    }
+}
+
+impl Generator {
+    /// A `Humans` generator's parameters.
+    fn humans(&self) -> Option<Humans> {
+        match *self {
+            Generator::Humans {
+                origin,
+                count,
+                spacing,
+                scale,
+                friction_torque,
+                hertz,
+                damping_ratio,
+                first_group,
+            } => Some(Humans {
+                origin,
+                count,
+                spacing,
+                scale,
+                friction_torque,
+                hertz,
+                damping_ratio,
+                first_group,
+            }),
+            _ => None,
         }
     }
 }

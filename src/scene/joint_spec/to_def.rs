@@ -97,10 +97,18 @@ impl JointSpec {
                 collide_connected,
                 break_force,
                 break_torque,
+                reference_angle,
                 ..
             } => {
                 let (la, lb) = local("anchor", *anchor)?;
                 let l = limits("limits", l)?;
+                let angle = match reference_angle {
+                    Some(r) => {
+                        check("reference_angle", *r, -1e4, 1e4, "within ±10000 rad")?;
+                        *r
+                    }
+                    None => angle,
+                };
                 if let Some(l) = &l {
                     let pi = std::f32::consts::PI;
                     if l.lower <= -pi || l.upper >= pi {
