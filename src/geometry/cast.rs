@@ -26,7 +26,7 @@
 //! [`SupportMap`], and an independent check of [`crate::Shape::ray_cast`].
 
 use super::epa;
-use super::gjk::{Pair, SimplexCache};
+use super::gjk::{CoreDistance, Pair};
 use crate::math::{Iso, Rot, Vec2};
 use crate::shape::{PointShape, RayHit, SupportMap};
 
@@ -120,46 +120,59 @@ pub fn shape_cast<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     }
     let (ra, rb) = (a.core_radius(), b.core_radius());
     let core_target = target + ra + rb;
+    // Distances of cores this far apart are only known to a few f32 units.
+    let tolerance = tolerance.max(4.0 * f32::EPSILON * core_target);
     // Everything in A's frame at λ = 0; A stays put, B moves by `r`.
     let start = xa.inv_mul(xb);
     let r = xa.rot.apply_inv(db - da);
     let mut pair = Pair { a, b, xf: start };
-    let mut cache = SimplexCache::default();
-    let mut lambda = 0.0f32;
-    let mut last_normal = None;
-    let at = |lambda: f32, local_point: Vec2, local_normal: Vec2, distance: f32, it: usize| {
+    // The core distance and normal at λ (`None` when the cores touch).
+    let mut eval = |lambda: f32| {
+        pair.xf.translation = start.translation + lambda * r;
+        let (core, _) = pair.run(None, None, None, Rot::IDENTITY);
+        (core.distance > 0.0).then_some(core)
+    };
+    let hit = |lambda: f32, core: &CoreDistance, it: usize| {
         let xa_now = Iso::from_parts(xa.translation + lambda * da, xa.rot);
         Some(CastHit {
             fraction: lambda,
-            point: xa_now.apply(local_point),
-            normal: xa.rot.apply(local_normal),
-            distance,
+            point: xa_now.apply(core.point_a + ra * core.normal),
+            normal: xa.rot.apply(core.normal),
+            distance: core.distance - ra - rb,
             iterations: it as u32,
         })
     };
+    // The last λ known to be short of the target, and its core result.
+    let mut lo: Option<(f32, CoreDistance)> = None;
+    let mut lambda = 0.0f32;
     for it in 1..=MAX_ITERATIONS {
-        pair.xf.translation = start.translation + lambda * r;
-        let (core, _) = pair.run(Some(&mut cache), None, None, Rot::IDENTITY);
-        if core.distance <= 0.0 {
-            // The cores touch. At λ = 0 they start overlapping; later, only
-            // rounding can bring the steps here (they never pass the root).
-            return match last_normal {
-                Some(n) => at(lambda, core.point_a + ra * n, n, -ra - rb, it),
-                None => start_overlapping(a, b, &pair.xf, xa, it),
+        let core = eval(lambda);
+        let gap = core
+            .as_ref()
+            .map_or(-core_target, |c| c.distance - core_target);
+        if gap < tolerance {
+            return match (core, lo) {
+                // At λ = 0: the shapes start within the target.
+                (Some(c), None) => hit(lambda, &c, it),
+                (None, None) => start_overlapping(a, b, &start, xa, it),
+                (Some(c), Some(_)) if gap >= -tolerance => hit(lambda, &c, it),
+                // Sharp cores with no target land exactly on each other: a
+                // hit where B's witness point has moved to.
+                (None, Some((l, c))) if core_target < tolerance => {
+                    hit(lambda, &touching(&c, l, lambda, r), it)
+                }
+                // Past the root: the normal's rounding (curved shapes, long
+                // casts) made a step too long. The root is bracketed.
+                (_, Some(l)) => {
+                    let (lambda, c, it) =
+                        bracket(&mut eval, l, (lambda, core), r, core_target, tolerance, it);
+                    hit(lambda, &c, it)
+                }
             };
         }
-        let n = core.normal;
-        let gap = core.distance - core_target;
-        if gap < tolerance {
-            return at(
-                lambda,
-                core.point_a + ra * n,
-                n,
-                core.distance - ra - rb,
-                it,
-            );
-        }
-        let closing = -n.dot(r);
+        // (A `None` has a negative gap and returned above.)
+        let Some(core) = core else { return None };
+        let closing = -core.normal.dot(r);
         if closing <= 0.0 {
             return None;
         }
@@ -169,29 +182,72 @@ pub fn shape_cast<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
         if next <= lambda {
             // The root is found to f32 resolution of λ.
-            return at(
-                lambda,
-                core.point_a + ra * n,
-                n,
-                core.distance - ra - rb,
-                it,
-            );
+            return hit(lambda, &core, it);
         }
+        lo = Some((lambda, core));
         lambda = next;
-        last_normal = Some(n);
     }
-    // Iteration cap: λ is still a contact-free lower bound of the root and
-    // the shapes are within a few tolerances of it; report it as the hit.
-    pair.xf.translation = start.translation + lambda * r;
-    let (core, _) = pair.run(Some(&mut cache), None, None, Rot::IDENTITY);
-    let n = last_normal.unwrap_or(core.normal);
-    at(
-        lambda,
-        core.point_a + ra * n,
-        n,
-        core.distance - ra - rb,
-        MAX_ITERATIONS,
-    )
+    // Iteration cap: the last λ short of the target is a contact-free lower
+    // bound of the root, within a few tolerances of it; report it.
+    let (lambda, core) = lo?;
+    hit(lambda, &core, MAX_ITERATIONS)
+}
+
+/// The root of `d(λ) = target` between `lo` (short of it) and `hi` (past it,
+/// with its core result), by false position alternating with bisection. Returns the λ
+/// of the hit and a core result there: sharp cores with no target that land
+/// exactly on each other get the last separated result with B's witness
+/// moved along. At the cap, the last λ short of the target.
+fn bracket(
+    eval: &mut impl FnMut(f32) -> Option<CoreDistance>,
+    lo: (f32, CoreDistance),
+    hi: (f32, Option<CoreDistance>),
+    r: Vec2,
+    core_target: f32,
+    tolerance: f32,
+    mut it: usize,
+) -> (f32, CoreDistance, usize) {
+    let gap = |c: &Option<CoreDistance>| {
+        c.as_ref()
+            .map_or(-core_target, |c| c.distance - core_target)
+    };
+    let (mut l, mut best) = lo;
+    let mut g_lo = best.distance - core_target;
+    let (mut h, mut c_hi) = hi;
+    let mut g_hi = gap(&c_hi);
+    for k in 0..MAX_ITERATIONS {
+        it += 1;
+        let mut m = l + (h - l) * g_lo / (g_lo - g_hi);
+        if k % 2 == 1 || m <= l || m >= h {
+            m = 0.5 * (l + h);
+        }
+        if m <= l || m >= h {
+            // l and h are neighbours in f32: the end nearer the target.
+            return match c_hi {
+                Some(c) if -g_hi < g_lo => (h, c, it),
+                _ => (l, best, it),
+            };
+        }
+        let core = eval(m);
+        let g = gap(&core);
+        match core {
+            Some(c) if g.abs() < tolerance => return (m, c, it),
+            Some(c) if g > 0.0 => (l, best, g_lo) = (m, c, g),
+            None if core_target < tolerance => return (m, touching(&best, l, m, r), it),
+            _ => (h, c_hi, g_hi) = (m, core, g),
+        }
+    }
+    (l, best, it)
+}
+
+/// The contact of sharp cores at `lambda`, from the separated result `c` at
+/// `l`: B's witness point carried along the cast lies on A's surface there.
+fn touching(c: &CoreDistance, l: f32, lambda: f32, r: Vec2) -> CoreDistance {
+    CoreDistance {
+        point_a: c.point_b + (lambda - l) * r,
+        distance: 0.0,
+        ..*c
+    }
 }
 
 /// The hit at λ = 0 for cores that already overlap: EPA's normal and the

@@ -38,12 +38,12 @@
 //! the world origin keep their precision.
 
 use super::epa;
-use super::gjk::{Pair, SimplexCache};
+use super::gjk::Pair;
 use crate::math::{cross_sv, Iso, Rot, Vec2};
 use crate::shape::SupportMap;
 
 /// Most GJK distance queries (outer steps) before giving up.
-pub const MAX_ITERATIONS: usize = 32;
+pub const MAX_ITERATIONS: usize = 64;
 /// Most separating-function evaluations per outer step.
 pub const MAX_ROOT_ITERATIONS: usize = 64;
 /// Default tolerance (m): a hit is reported once the distance is within this
@@ -243,13 +243,15 @@ pub fn time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         sa: &sa,
         sb: &sb,
     };
-    let mut cache = SimplexCache::default();
     let mut t1 = 0.0f32;
     for it in 1..=MAX_ITERATIONS {
         out.iterations = it as u32;
         let (xa, xb) = (sa.at(t1), sb.at(t1));
         let pair = Pair::new(a, &xa, b, &xb);
-        let (core, _) = pair.run(Some(&mut cache), None, None, xa.rot);
+        // Cold starts: a warm cache round-trips its points through the
+        // poses each time, and over tens of queries they drift off the
+        // shapes by more than the tolerance.
+        let (core, _) = pair.run(None, None, None, xa.rot);
         let normal = xa.rot.apply(core.normal);
         let (pa, pb) = (xa.apply(core.point_a), xa.apply(core.point_b));
         let finish = |mut out: Toi, state| {
@@ -349,8 +351,13 @@ impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Separation<'_, A, B> {
             // Newton step of the lower model gap + slope·h − k h²/2 toward
             // half the tolerance above the target.
             let aim = gap - 0.5 * tol;
-            let model = if k > 0.0 {
-                (slope + (slope * slope + 2.0 * k * aim).sqrt()) / k
+            // The positive root of k h²/2 − slope·h − aim = 0, in the form
+            // that does not cancel.
+            let root = (slope * slope + 2.0 * k * aim).sqrt();
+            let model = if slope < 0.0 {
+                2.0 * aim / (root - slope)
+            } else if k > 0.0 {
+                (slope + root) / k
             } else if slope < 0.0 {
                 aim / -slope
             } else {
@@ -358,6 +365,11 @@ impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Separation<'_, A, B> {
             };
             h = h.min(model).min(t_max - lo);
             let hi = lo + h;
+            if hi <= lo || h.is_nan() {
+                // No representable step left: the root is at `lo` to f32
+                // resolution of t.
+                return Root::Found(lo);
+            }
             let (s_hi, slope_hi) = self.eval(n, hi);
             if certified(s_lo, s_hi, h, k, tau) {
                 (lo, s_lo, slope) = (hi, s_hi, slope_hi);
@@ -369,11 +381,6 @@ impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Separation<'_, A, B> {
                 h = (0.5 * h).min(chord);
             } else {
                 h *= 0.5;
-            }
-            if lo + h <= lo || h.is_nan() {
-                // No representable step left: the root is at `lo` to f32
-                // resolution of t.
-                return Root::Found(lo);
             }
         }
         Root::Stuck(lo)
