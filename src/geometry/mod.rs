@@ -8,5 +8,6 @@ pub mod cast;
 pub mod epa;
 pub mod gjk;
 pub mod sat;
+pub mod segment;
 pub mod simplex;
 pub mod toi;
