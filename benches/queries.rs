@@ -25,7 +25,10 @@ fn ray_casts(c: &mut Criterion) {
     let mut want: Vec<(f32, f32)> = boxes.iter().map(|b| (b.0, b.1)).collect();
     placed.sort_by(|a, b| a.partial_cmp(b).unwrap());
     want.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    assert_eq!(placed, want, "benches/common/rays.rs no longer matches many_pyramids");
+    assert_eq!(
+        placed, want,
+        "benches/common/rays.rs no longer matches many_pyramids"
+    );
     let rays = rays::rays(10_000, 0x5241_5953);
     let hits = rays
         .iter()
@@ -35,7 +38,11 @@ fn ray_casts(c: &mut Criterion) {
                 .is_some()
         })
         .count();
-    println!("many_pyramids: {} bodies, {hits} of {} rays hit", placed.len(), rays.len());
+    println!(
+        "many_pyramids: {} bodies, {hits} of {} rays hit",
+        placed.len(),
+        rays.len()
+    );
     c.bench_function("ray_cast/many_pyramids/10k", |b| {
         b.iter(|| {
             let mut sum = 0.0f32;

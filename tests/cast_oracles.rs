@@ -86,6 +86,7 @@ struct Worst {
 }
 
 /// One ray query checked against the oracle.
+#[allow(clippy::too_many_arguments)]
 fn check_ray(
     w: &mut Worst,
     what: &str,

@@ -171,7 +171,7 @@ pub fn shape_cast<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             };
         }
         // (A `None` has a negative gap and returned above.)
-        let Some(core) = core else { return None };
+        let core = core?;
         let closing = -core.normal.dot(r);
         if closing <= 0.0 {
             return None;

@@ -358,8 +358,6 @@ impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Separation<'_, A, B> {
                 2.0 * aim / (root - slope)
             } else if k > 0.0 {
                 (slope + root) / k
-            } else if slope < 0.0 {
-                aim / -slope
             } else {
                 f32::INFINITY
             };

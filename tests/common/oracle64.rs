@@ -132,14 +132,14 @@ impl Pose {
         }
     }
 
-    pub fn to_local_dir(&self, u: V) -> V {
+    pub fn to_local_dir(self, u: V) -> V {
         [
             self.c * u[0] + self.s * u[1],
             -self.s * u[0] + self.c * u[1],
         ]
     }
 
-    pub fn to_local(&self, p: V) -> V {
+    pub fn to_local(self, p: V) -> V {
         self.to_local_dir(sub(p, self.t))
     }
 
