@@ -374,3 +374,91 @@ fn an_explosion_falls_off_with_distance() {
     assert_eq!(w.explode(&bad), 0);
     assert_eq!(w.state_hash(), before);
 }
+
+/// `cast_shape` against a scan of every shape of a landed `rain` pile with
+/// the library's own shape cast (no broadphase): 1,000 random casts; the
+/// first hit, its fraction and body agree, the mask and predicate filter.
+#[test]
+fn the_world_shape_cast_matches_brute_force() {
+    use minkowski::geometry::cast::{shape_cast, CastOptions};
+    let mut w = Scene::builtin("rain").unwrap().build().unwrap();
+    for _ in 0..400 {
+        w.step();
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let (mut hits, mut at_zero) = (0, 0);
+    for _ in 0..1000 {
+        let shape = random_shape(&mut rng);
+        let pose = Iso::new(
+            Vec2::new(
+                rng.random_range(-12.0f32..12.0),
+                if rng.random_bool(0.7) {
+                    rng.random_range(14.0f32..30.0)
+                } else {
+                    rng.random_range(0.0f32..14.0)
+                },
+            ),
+            rng.random_range(0.0f32..6.0),
+        );
+        let a = rng.random_range(0.0f32..std::f32::consts::TAU);
+        let tr = Vec2::new(libm::cosf(a), libm::sinf(a)) * rng.random_range(0.0f32..15.0);
+        let odd = rng.random_bool(0.3);
+        let keep = |r: minkowski::world::ShapeRef| !odd || r.body.index % 2 == 1;
+        let got = w.cast_shape(&shape, &pose, tr, u32::MAX, keep);
+        let mut best: Option<(f32, minkowski::BodyId)> = None;
+        for (id, b) in w.bodies() {
+            if odd && id.index % 2 == 0 {
+                continue;
+            }
+            for c in b.colliders() {
+                let x = c.pose(&b.transform());
+                let h = shape_cast(
+                    c.shape(),
+                    &x,
+                    Vec2::ZERO,
+                    &shape,
+                    &pose,
+                    tr,
+                    &CastOptions::default(),
+                );
+                if let Some(h) = h {
+                    if best.is_none_or(|(f, _)| h.fraction < f) {
+                        best = Some((h.fraction, id));
+                    }
+                }
+            }
+        }
+        match (got, best) {
+            (Some(h), Some((f, _))) => {
+                hits += 1;
+                at_zero += usize::from(f == 0.0);
+                // Fractions within the cast's tolerance of each other (the
+                // world's casts stop early at the best fraction so far).
+                assert!((h.fraction - f).abs() * tr.length() < 1e-4, "{h:?} vs {f}");
+                assert!((h.normal.length() - 1.0).abs() < 1e-4);
+                assert!(keep(minkowski::world::ShapeRef {
+                    body: h.body,
+                    shape: h.shape
+                }));
+            }
+            (None, None) => {}
+            (a, b) => panic!("world {a:?} vs brute force {b:?}"),
+        }
+    }
+    println!("1000 shape casts: {hits} hits, {at_zero} starting in contact");
+    assert!(
+        hits > 300 && at_zero > 20 && hits - at_zero > 100,
+        "{hits} {at_zero}"
+    );
+    // A mask that matches nothing finds nothing; bad input finds nothing.
+    let ball = Shape::circle(0.5);
+    let down = Vec2::new(0.0, -30.0);
+    let top = Iso::new(Vec2::new(0.0, 25.0), 0.0);
+    assert!(w.cast_shape(&ball, &top, down, 0, |_| true).is_none());
+    assert!(w
+        .cast_shape(&ball, &top, Vec2::new(f32::NAN, 0.0), u32::MAX, |_| true)
+        .is_none());
+    assert!(w
+        .cast_shape(&Shape::circle(-1.0), &top, down, u32::MAX, |_| true)
+        .is_none());
+}

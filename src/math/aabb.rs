@@ -3,6 +3,17 @@
 use crate::math::Vec2;
 use serde::{Deserialize, Serialize};
 
+/// Where a segment enters a box ([`Aabb::ray_cast`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AabbRayHit {
+    /// Fraction of the segment at the entry, in `[0, 1]`.
+    pub fraction: f32,
+    /// The entry point.
+    pub point: Vec2,
+    /// Outward unit normal of the face entered.
+    pub normal: Vec2,
+}
+
 /// An axis-aligned box `[min, max]` in world space (m). Boxes that merely touch
 /// count as overlapping: [`Aabb::overlaps`] uses closed intervals.
 #[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
@@ -75,6 +86,50 @@ impl Aabb {
     #[inline]
     pub fn half_extents(&self) -> Vec2 {
         0.5 * (self.max - self.min)
+    }
+
+    /// Where the segment from `p1` to `p2` enters the box: the fraction of
+    /// the way along it (in `[0, 1]`), the point and the outward unit normal
+    /// of the face crossed. `None` when it misses, falls short, or starts
+    /// inside (a segment running along a face counts as entering it). The
+    /// slab test, as Box2D's `b2AABB_RayCast`.
+    pub fn ray_cast(&self, p1: Vec2, p2: Vec2) -> Option<AabbRayHit> {
+        let d = p2 - p1;
+        let (mut t_in, mut t_out) = (f32::NEG_INFINITY, f32::INFINITY);
+        let mut normal = Vec2::ZERO;
+        for axis in 0..2 {
+            let (p, d, lo, hi) = (p1[axis], d[axis], self.min[axis], self.max[axis]);
+            if d == 0.0 {
+                // Parallel to this slab: inside it or a miss.
+                if p < lo || p > hi {
+                    return None;
+                }
+                continue;
+            }
+            let (mut t1, mut t2) = ((lo - p) / d, (hi - p) / d);
+            let mut n = -1.0;
+            if t1 > t2 {
+                std::mem::swap(&mut t1, &mut t2);
+                n = 1.0;
+            }
+            if t1 > t_in {
+                t_in = t1;
+                normal = Vec2::ZERO;
+                normal[axis] = n;
+            }
+            t_out = t_out.min(t2);
+            if t_in > t_out {
+                return None;
+            }
+        }
+        if !(0.0..=1.0).contains(&t_in) {
+            return None;
+        }
+        Some(AabbRayHit {
+            fraction: t_in,
+            point: p1 + t_in * d,
+            normal,
+        })
     }
 
     /// `true` when all coordinates are finite and `min <= max`.

@@ -6,7 +6,7 @@
 
 mod aabb;
 
-pub use aabb::Aabb;
+pub use aabb::{Aabb, AabbRayHit};
 
 use serde::{Deserialize, Serialize};
 

@@ -269,6 +269,22 @@ impl SupportMap for Shape {
             Shape::Polygon(_) | Shape::Ellipse { .. } => 0.0,
         }
     }
+
+    fn core_extent(&self, center: Vec2) -> f32 {
+        match self {
+            Shape::Circle { .. } => center.length(),
+            Shape::Capsule { half_height, .. } => {
+                let h = Vec2::new(0.0, *half_height);
+                center.distance(h).max(center.distance(-h))
+            }
+            Shape::Polygon(p) => p
+                .vertices()
+                .iter()
+                .fold(0.0f32, |m, v| m.max(v.distance(center))),
+            // Every point of the ellipse is within max(rx, ry) of its centre.
+            Shape::Ellipse { rx, ry } => center.length() + rx.max(*ry),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -23,6 +23,27 @@ pub trait SupportMap {
         0.0
     }
 
+    /// An upper bound on the distance from the local point `center` to any
+    /// point of the core (m): how far a core point can swing when the shape
+    /// turns about `center`. The default bounds the core by its bounding box,
+    /// found with four support queries (at most √2 times too large); shapes
+    /// that know better override it.
+    fn core_extent(&self, center: Vec2) -> f32 {
+        let hi = Vec2::new(
+            self.local_core_support(Vec2::X).x,
+            self.local_core_support(Vec2::Y).y,
+        );
+        let lo = Vec2::new(
+            self.local_core_support(-Vec2::X).x,
+            self.local_core_support(-Vec2::Y).y,
+        );
+        let far = Vec2::new(
+            (hi.x - center.x).abs().max((lo.x - center.x).abs()),
+            (hi.y - center.y).abs().max((lo.y - center.y).abs()),
+        );
+        far.length()
+    }
+
     /// The support point of the full (rounded) shape along `dir`, in the local frame.
     fn local_support(&self, dir: Vec2) -> Vec2 {
         let r = self.core_radius();
@@ -42,5 +63,9 @@ pub struct PointShape(pub Vec2);
 impl SupportMap for PointShape {
     fn local_core_support(&self, _dir: Vec2) -> Vec2 {
         self.0
+    }
+
+    fn core_extent(&self, center: Vec2) -> f32 {
+        self.0.distance(center)
     }
 }

@@ -19,7 +19,7 @@ mod world;
 pub use crate::dynamics::BodyId;
 pub use buried::BURIED_DEPTH;
 pub use crowding::{Crowding, MAX_START_OVERLAPS};
-pub use queries::{Explosion, RayCastHit, ShapeRef};
+pub use queries::{Explosion, RayCastHit, ShapeCastHit, ShapeRef};
 pub use script::{Action, Cue, Keyframe, Motion, Prefab, PrefabJoint, Script};
 pub use settings::{WorldSettings, DEFAULT_SUBSTEPS};
 pub use validate::{validate_body_def, BodyError, MAX_POSITION, MAX_SHAPES};

@@ -5,7 +5,15 @@
 use rapier2d::prelude::*;
 use std::time::Instant;
 
+#[allow(dead_code)]
+mod rays {
+    include!("../../../benches/common/rays.rs");
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("--rays") {
+        return ray_bench();
+    }
     let mut steps: usize = 300;
     let args: Vec<String> = std::env::args().collect();
     let mut i = 1;
@@ -23,7 +31,7 @@ fn main() {
                 i += 2;
             }
             _ => {
-                eprintln!("usage: rapier-bench [--steps N]");
+                eprintln!("usage: rapier-bench [--steps N] | rapier-bench --rays");
                 std::process::exit(2);
             }
         }
@@ -131,5 +139,73 @@ fn main() {
     eprintln!(
         "max box displacement after {} steps: {:.6} m (box starting at ({:.2}, {:.2}), moved by ({:.4}, {:.4}))",
         steps, max_disp, worst.0.x, worst.0.y, worst.1.x, worst.1.y
+    );
+}
+
+/// `--rays`: the 10,000 rays of `benches/common/rays.rs` through rapier's
+/// query pipeline (BVH) at many_pyramids' 22,020 boxes, as fixed bodies;
+/// closest hit with its normal, solid shapes. Prints the median of 30
+/// rounds, in the units of `cargo bench --bench queries`.
+fn ray_bench() {
+    let mut bodies = RigidBodySet::new();
+    let mut colliders = ColliderSet::new();
+    for (x, y, hx, hy) in rays::many_pyramids_boxes() {
+        let h = bodies.insert(RigidBodyBuilder::fixed().translation(Vector::new(x, y)));
+        colliders.insert_with_parent(ColliderBuilder::cuboid(hx, hy), h, &mut bodies);
+    }
+    // One step puts every collider in the broad phase's BVH.
+    let mut broad_phase = BroadPhaseBvh::new();
+    let mut narrow_phase = NarrowPhase::new();
+    PhysicsPipeline::new().step(
+        Vector::new(0.0, -10.0),
+        &IntegrationParameters::default(),
+        &mut IslandManager::new(),
+        &mut broad_phase,
+        &mut narrow_phase,
+        &mut bodies,
+        &mut colliders,
+        &mut ImpulseJointSet::new(),
+        &mut MultibodyJointSet::new(),
+        &mut SoftBodySet::new(),
+        &mut CCDSolver::new(),
+        &(),
+        &(),
+    );
+    let query = broad_phase.as_query_pipeline(
+        narrow_phase.query_dispatcher(),
+        &bodies,
+        &colliders,
+        QueryFilter::default(),
+    );
+    let rays: Vec<(Ray, f32)> = rays::rays(10_000, 0x5241_5953)
+        .into_iter()
+        .map(|(o, d, r)| (Ray::new(Vector::new(o[0], o[1]), Vector::new(d[0], d[1])), r))
+        .collect();
+    let cast = || {
+        let (mut hits, mut sum) = (0usize, 0.0f32);
+        for (ray, reach) in &rays {
+            if let Some((_, h)) = query.cast_ray_and_get_normal(ray, *reach, true) {
+                hits += 1;
+                sum += h.time_of_impact;
+            }
+        }
+        (hits, sum)
+    };
+    let (hits, _) = cast();
+    let mut times: Vec<f64> = (0..30)
+        .map(|_| {
+            let t0 = Instant::now();
+            std::hint::black_box(cast());
+            t0.elapsed().as_secs_f64()
+        })
+        .collect();
+    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    println!(
+        "rapier_ray_cast many_pyramids bodies {} rays {} hits {} median {:.3} ms min {:.3} ms (30 rounds)",
+        colliders.len(),
+        rays.len(),
+        hits,
+        times[15] * 1e3,
+        times[0] * 1e3
     );
 }
