@@ -381,7 +381,7 @@ fn an_explosion_falls_off_with_distance() {
 #[test]
 fn the_world_shape_cast_matches_brute_force() {
     use minkowski::geometry::cast::{shape_cast, CastOptions};
-    let mut w = Scene::builtin("rain").unwrap().build().unwrap();
+    let mut w = Scene::builtin("pit").unwrap().build().unwrap();
     for _ in 0..400 {
         w.step();
     }
