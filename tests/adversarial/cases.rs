@@ -113,6 +113,12 @@ fn support_point(shape: &Shape, xf: &Iso, n: DVec2) -> DVec2 {
     match w {
         World::Point(p, r) => p + n * r,
         World::Segment(a, b, r) => (if n.dot(a) >= n.dot(b) { a } else { b }) + n * r,
+        World::RoundPoly(v, r) => {
+            *v.iter()
+                .max_by(|p, q| n.dot(**p).total_cmp(&n.dot(**q)))
+                .expect("vertices")
+                + n * r
+        }
         World::Poly(v) => *v
             .iter()
             .max_by(|p, q| n.dot(**p).total_cmp(&n.dot(**q)))
