@@ -447,6 +447,17 @@ pub fn random_polygon(rng: &mut ChaCha8Rng) -> Shape {
     }
 }
 
+/// A random rounded polygon: a [`random_polygon`] core grown by a radius from
+/// 1% of the core's size to its size (0.001–3 m).
+pub fn random_rounded_polygon(rng: &mut ChaCha8Rng) -> Shape {
+    let Shape::Polygon(core) = random_polygon(rng) else {
+        unreachable!("random_polygon gives polygons")
+    };
+    let size = core.bounding_radius();
+    let radius = log_uniform(rng, 0.01 * size, size);
+    Shape::RoundedPolygon { core, radius }
+}
+
 pub fn random_circle(rng: &mut ChaCha8Rng) -> Shape {
     Shape::circle(log_uniform(rng, 0.05, 2.0))
 }
