@@ -519,3 +519,76 @@ fn a_stack_of_ten_rounded_boxes_stands() {
     assert!(tilt < 0.01, "tilt {tilt}");
     assert!(asleep);
 }
+
+// ---------------------------------------------------------------------------
+// Scene files.
+
+use minkowski::scene::Scene;
+
+/// A test scene: a rounded box, a rounded foot (Box2D's ragdoll foot is a
+/// four-point hull with a radius), a compound with a rounded part, and a
+/// radius of 0, which is the plain box.
+const SCENE: &str = r#"Scene(
+  name: "rounded",
+  bodies: [
+    (shape: Rect(hx: 20.0, hy: 0.5), kind: Static, pos: (0.0, -0.5)),
+    (shape: RoundedRect(hx: 0.4, hy: 2.0, radius: 0.2), pos: (-4.0, 2.5)),
+    (shape: RoundedPolygon(points: [(-0.06, -0.015), (0.12, -0.015), (0.12, 0.015), (-0.06, 0.015)], radius: 0.015), pos: (0.0, 0.5)),
+    (shape: Circle(r: 0.3), pos: (4.0, 1.0),
+     shapes: [(shape: RoundedRect(hx: 0.5, hy: 0.1, radius: 0.1), offset: (0.0, -0.5))]),
+    (shape: RoundedRect(hx: 0.5, hy: 0.5, radius: 0.0), pos: (8.0, 0.5)),
+  ],
+)"#;
+
+#[test]
+fn scenes_write_rounded_shapes_and_round_trip() {
+    let scene = Scene::from_ron_str(SCENE, "rounded").unwrap_or_else(|e| panic!("{e}"));
+    let world = scene.build().unwrap_or_else(|e| panic!("{e}"));
+    let shapes: Vec<Vec<Shape>> = world
+        .bodies()
+        .map(|(_, b)| b.colliders().iter().map(|c| c.shape().clone()).collect())
+        .collect();
+    assert_eq!(shapes[1], vec![Shape::rounded_rect(0.4, 2.0, 0.2)]);
+    let foot = [
+        Vec2::new(-0.06, -0.015),
+        Vec2::new(0.12, -0.015),
+        Vec2::new(0.12, 0.015),
+        Vec2::new(-0.06, 0.015),
+    ];
+    assert_eq!(
+        shapes[2],
+        vec![Shape::rounded_polygon(&foot, 0.015).unwrap()]
+    );
+    assert_eq!(shapes[3][1], Shape::rounded_rect(0.5, 0.1, 0.1));
+    assert_eq!(shapes[4], vec![Shape::rect(0.5, 0.5)]);
+    // Written and read back: the same scene and the same world.
+    let text = scene.to_ron_string();
+    assert!(
+        text.contains("RoundedRect(hx: 0.4, hy: 2.0, radius: 0.2)"),
+        "{text}"
+    );
+    let again = Scene::from_ron_str(&text, "again").unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(again, scene);
+    assert_eq!(again.build().unwrap().state_hash(), world.state_hash());
+
+    // Everything comes to rest on the ground.
+    let mut world = world;
+    let mut steps = 0;
+    while world.awake_count() > 0 && steps < 1200 {
+        world.step();
+        steps += 1;
+    }
+    println!("rounded scene: asleep after {steps} steps");
+    assert_eq!(world.awake_count(), 0, "awake after {steps} steps");
+    // Resting heights: the half height of each outline above the ground
+    // (core plus radius), within the contact slop.
+    let heights = [(1, 2.2), (2, 0.03), (3, 0.7), (4, 0.5)];
+    let bodies: Vec<_> = world.bodies().map(|(_, b)| b).collect();
+    for (k, want) in heights {
+        let (p, a) = (bodies[k].position(), bodies[k].angle());
+        assert!(
+            (p.y - want).abs() < 0.01 && a.abs() < 1e-3,
+            "body {k} at {p}, angle {a}"
+        );
+    }
+}
