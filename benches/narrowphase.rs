@@ -1,6 +1,7 @@
-//! Narrowphase cost per query: `gjk::intersects`, `gjk::distance` and
-//! `epa::penetration` on five shape pairings, each over a pool of 64 pre-generated
-//! pose pairs (mixed for `intersects`, separated for `distance`, overlapping for
+//! Narrowphase cost per query: `narrowphase::intersects`, `distance`,
+//! `penetration` and `collide_uncached` (the manifold) on eight shape
+//! pairings, each over a pool of 64 pre-generated pose pairs (mixed for
+//! `intersects` and `collide`, separated for `distance`, overlapping for
 //! `penetration`), plus SAT against GJK/EPA for the polygon pairings.
 //!
 //! The pools come from `benches/common/poses.rs`, which the parry2d comparison
@@ -84,7 +85,36 @@ fn pairings() -> Vec<Pairing> {
             reach: 2.0,
             inner: 0.5 + apothem,
         },
+        // Rounded boxes of the box's outer size: a 1.8 × 0.8 core grown by 0.1.
+        Pairing {
+            name: "rbox-rbox",
+            a: rounded_box(),
+            b: rounded_box(),
+            seed: 6,
+            reach: 2.0 * rounded_box().bounding_radius(),
+            inner: 1.0,
+        },
+        Pairing {
+            name: "box-rbox",
+            a: Shape::rect(1.0, 0.5),
+            b: rounded_box(),
+            seed: 7,
+            reach: 1.25f32.sqrt() + rounded_box().bounding_radius(),
+            inner: 1.0,
+        },
+        Pairing {
+            name: "circle-rbox",
+            a: Shape::circle(0.5),
+            b: rounded_box(),
+            seed: 8,
+            reach: 0.5 + rounded_box().bounding_radius(),
+            inner: 1.0,
+        },
     ]
+}
+
+fn rounded_box() -> Shape {
+    Shape::rounded_rect(0.9, 0.4, 0.1)
 }
 
 fn pool(p: &Pairing, kind: Kind, salt: u64) -> Vec<(Iso, Iso)> {
@@ -144,6 +174,21 @@ fn bench(c: &mut Criterion) {
                 i = (i + 1) & 63;
                 let (xa, xb) = &overlapping[i];
                 narrowphase::penetration(black_box(a), black_box(xa), black_box(b), black_box(xb))
+            })
+        });
+
+        // The contact manifold (the public `collide`: GJK/EPA, no cache).
+        g.bench_function(format!("collide/{}", p.name), |bn| {
+            bn.iter(|| {
+                i = (i + 1) & 63;
+                let (xa, xb) = &mixed[i];
+                narrowphase::collide_uncached(
+                    black_box(a),
+                    black_box(xa),
+                    black_box(b),
+                    black_box(xb),
+                    0.02,
+                )
             })
         });
 

@@ -69,7 +69,7 @@ fn best_axis(a: &World, b: &World, extra: Option<DVec2>) -> (f64, f64) {
     let mut dirs: Vec<DVec2> = Vec::with_capacity(300);
     for w in [a, b] {
         match w {
-            World::Poly(v) => {
+            World::Poly(v) | World::RoundPoly(v, _) => {
                 for i in 0..v.len() {
                     let e = v[(i + 1) % v.len()] - v[i];
                     if e.length() > 0.0 {

@@ -265,7 +265,8 @@ fn replay_parser_never_panics() {
     );
 }
 
-/// Shapes from 1e-4 m to 1e4 m, aspect up to 1e4, and hulls of point clouds.
+/// Shapes from 1e-4 m to 1e4 m, aspect up to 1e4, rounded boxes, and hulls of
+/// point clouds.
 fn shape() -> impl Strategy<Value = Shape> {
     let size = (-4.0f32..4.0).prop_map(|e| 10f32.powf(e));
     let aspect = (0.0f32..4.0).prop_map(|e| 10f32.powf(e));
@@ -273,7 +274,11 @@ fn shape() -> impl Strategy<Value = Shape> {
         size.clone().prop_map(Shape::circle),
         (size.clone(), aspect.clone()).prop_map(|(s, a)| Shape::capsule(s, s / a)),
         (size.clone(), aspect.clone()).prop_map(|(s, a)| Shape::rect(s, s / a)),
-        (size.clone(), aspect).prop_map(|(s, a)| Shape::ellipse(s, s / a)),
+        (size.clone(), aspect.clone()).prop_map(|(s, a)| Shape::ellipse(s, s / a)),
+        // Rounded boxes with a radius from 1e-4 to 10 times the thickness.
+        (size.clone(), aspect, -4.0f32..1.0)
+            .prop_map(|(s, a, e)| Shape::rounded_rect(s, s / a, s / a * 10f32.powf(e)))
+            .prop_filter("radius beyond the cap", |r| r.validate().is_ok()),
         (
             size,
             prop::collection::vec((-1.0f32..1.0, -1.0f32..1.0), 3..12)

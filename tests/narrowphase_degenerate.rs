@@ -149,6 +149,8 @@ fn identical_shapes_at_identical_pose() {
         (Shape::circle(0.7), 1.4),
         (Shape::capsule(1.0, 0.3), 0.6),
         (Shape::ellipse(2.0, 0.5), 1.0),
+        // The core's depth (the box's height) plus the two radii.
+        (Shape::rounded_rect(1.0, 0.25, 0.1), 0.7),
     ];
     for (s, depth) in &cases {
         let p = narrowphase::penetration(s, &xf, s, &xf).unwrap_or_else(|| panic!("{s:?}"));

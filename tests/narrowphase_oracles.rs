@@ -193,6 +193,63 @@ fn rounded_pairings() {
     );
 }
 
+type MakeShape = fn(&mut ChaCha8Rng) -> Shape;
+
+#[test]
+fn rounded_polygon_pairs() {
+    let n = 20_000;
+    let pairs: [(&str, MakeShape, MakeShape); 8] = [
+        (
+            "rounded/rounded",
+            random_rounded_polygon,
+            random_rounded_polygon,
+        ),
+        ("rounded/polygon", random_rounded_polygon, random_polygon),
+        ("polygon/rounded", random_polygon, random_rounded_polygon),
+        ("rounded/circle", random_rounded_polygon, random_circle),
+        ("circle/rounded", random_circle, random_rounded_polygon),
+        ("rounded/capsule", random_rounded_polygon, random_capsule),
+        ("capsule/rounded", random_capsule, random_rounded_polygon),
+        ("small rounded boxes", small_rounded, small_rounded),
+    ];
+    for (k, (name, fa, fb)) in pairs.into_iter().enumerate() {
+        run_loop(name, 40 + k as u64, n, |r| (fa(r), fb(r)), check_pair);
+    }
+    let e = |a: &Shape, xa: &Iso, b: &Shape, xb: &Iso| {
+        check_pair_ellipse(a, xa, b, xb, ELLIPSE_VERTICES)
+    };
+    run_loop(
+        "ellipse/rounded",
+        50,
+        1500,
+        |r| (random_ellipse(r), random_rounded_polygon(r)),
+        e,
+    );
+    run_loop(
+        "rounded/ellipse",
+        51,
+        500,
+        |r| (random_rounded_polygon(r), random_ellipse(r)),
+        e,
+    );
+}
+
+/// A rounded box or triangle (the dispatcher's small-polygon kernels).
+fn small_rounded(rng: &mut ChaCha8Rng) -> Shape {
+    let s = log_uniform(rng, 0.1, 2.0);
+    let r = log_uniform(rng, 0.005, 0.5) * s;
+    if rng.random_bool(0.5) {
+        Shape::rounded_rect(s, s * rng.random_range(0.1..1.0f32), r)
+    } else {
+        let pts = [
+            Vec2::new(-s, 0.0),
+            Vec2::new(s, rng.random_range(-0.5..0.5f32) * s),
+            Vec2::new(rng.random_range(-1.0..1.0f32) * s, s),
+        ];
+        Shape::rounded_polygon(&pts, r).unwrap_or_else(|_| Shape::rounded_rect(s, s, r))
+    }
+}
+
 #[test]
 fn ellipse_pairs() {
     // 1024 vertices: sagitta ≤ 4.7e-6 · max(rx, ry) ≤ 9.4e-6 m for rx, ry ≤ 2.
@@ -239,10 +296,11 @@ fn ellipse_pairs() {
 }
 
 fn random_any(rng: &mut ChaCha8Rng) -> Shape {
-    match rng.random_range(0..4) {
+    match rng.random_range(0..5) {
         0 => random_circle(rng),
         1 => random_capsule(rng),
         2 => random_polygon(rng),
+        3 => random_rounded_polygon(rng),
         _ => random_ellipse(rng),
     }
 }
@@ -384,6 +442,10 @@ fn shape_strategy() -> impl Strategy<Value = Shape> {
         polygon_strategy(),
         (0.05f32..2.0).prop_map(Shape::circle),
         (0.05f32..2.0, 0.05f32..1.0).prop_map(|(h, r)| Shape::capsule(h, r)),
+        (polygon_strategy(), 0.01f32..1.0).prop_map(|(p, r)| match p {
+            Shape::Polygon(core) => Shape::RoundedPolygon { core, radius: r },
+            other => other,
+        }),
     ]
 }
 

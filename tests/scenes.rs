@@ -208,6 +208,8 @@ fn kind_of(s: &ShapeSpec) -> ShapeKind {
         ShapeSpec::Ellipse { .. } => ShapeKind::Ellipse,
         ShapeSpec::Capsule { .. } => ShapeKind::Capsule,
         ShapeSpec::Concave(_) => ShapeKind::Polygon,
+        ShapeSpec::RoundedRect { .. } => ShapeKind::Rect,
+        ShapeSpec::RoundedPolygon { .. } => ShapeKind::Polygon,
     }
 }
 

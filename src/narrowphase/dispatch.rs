@@ -9,21 +9,30 @@
 //! | circle / circle | closed form (`pair/circle.rs`) | closed form | closed form | GJK/EPA + witness point |
 //! | circle / polygon (either order) | point projection | point projection | EPA | GJK/EPA + witness point |
 //! | circle / capsule (either order) | GJK | point–segment | EPA | GJK/EPA + witness point |
+//! | rounded polygon / polygon or rounded polygon (either order), cores n, m ≤ 16 | the polygon distance kernels above on the cores (`pair/rounded.rs`): cores within the radii | core distance minus the radii | radii minus the core distance; cores overlapping: SAT on the cores plus the radii | GJK/EPA on the cores, then clipping where faces align |
+//! | circle / rounded polygon (either order) | point projection on the core | point projection on the core | EPA | GJK/EPA + witness point |
 //! | ellipse / polygon (either order) | scaled edge–disc test (`pair/ellipse/`) | certified edge/vertex walk | SAT on the polygon's normals + normal-foot roots | GJK/EPA + witness point |
-//! | ellipse / circle, capsule (either order) | point–ellipse / segment–disc | certified walk | EPA | GJK/EPA + witness point |
-//! | anything else | GJK | GJK | EPA | GJK/EPA, then clipping where faces align |
+//! | ellipse / circle, capsule, rounded polygon (either order) | point–ellipse / segment–disc / edge–disc on the core, then the core's certified walk | certified walk on the core | EPA | GJK/EPA + witness point |
+//! | anything else (capsule / polygon or rounded polygon, capsule / capsule, larger rounded polygons, ellipse / ellipse) | GJK | GJK | EPA | GJK/EPA, then clipping where faces align |
 //!
 //! "SAT + clipping" applies with [`crate::WorldSettings::polygon_sat`] (the
 //! default); without it polygon pairs take the GJK/EPA row. The ellipse
 //! kernels hand back the pairs they cannot certify (`None`), which then take
-//! the generic path.
+//! the generic path; so do the rounded-polygon kernels when the core distance
+//! and the SAT disagree at touching cores.
+//!
+//! Rounded shapes (capsules, rounded polygons) meet the generic path through
+//! their cores: GJK and EPA run on the cores and add the radii, which keeps
+//! flat contacts exact. A rounded polygon's face is its core's edge carrying
+//! the radius, so a rounded box lying on any flat face clips to two points
+//! (`manifold.rs`).
 //!
 //! Every kernel follows the generic path's contract (unit normal A→B, points on
 //! the surfaces, the same `None` rules) and is exact up to f32 rounding; the
 //! unit tests of `pair` compare each with GJK/EPA.
 
 use super::manifold::{self, Manifold, PointFeature};
-use super::pair::{circle, ellipse, polygon, polygon_manifold};
+use super::pair::{circle, ellipse, polygon, polygon_manifold, rounded};
 use crate::geometry::epa::{self, Penetration};
 use crate::geometry::gjk::{self, Closest, SimplexCache};
 use crate::math::Iso;
@@ -96,6 +105,23 @@ pub(crate) fn pair_intersects(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Optio
         (Shape::Polygon(p), Shape::Circle { radius }) => {
             Some(circle::circle_meets_polygon(*radius, xb, p, xa))
         }
+        (Shape::Circle { radius }, Shape::RoundedPolygon { core, radius: rp }) => {
+            Some(circle::circle_meets_polygon(radius + rp, xa, core, xb))
+        }
+        (Shape::RoundedPolygon { core, radius: rp }, Shape::Circle { radius }) => {
+            Some(circle::circle_meets_polygon(radius + rp, xb, core, xa))
+        }
+        (Shape::RoundedPolygon { .. }, Shape::Polygon(_) | Shape::RoundedPolygon { .. })
+        | (Shape::Polygon(_), Shape::RoundedPolygon { .. }) => {
+            let (ca, cb) = (rounded::polygon_core(a)?, rounded::polygon_core(b)?);
+            rounded::meet(
+                ca,
+                xa,
+                cb,
+                xb,
+                small_pair(ca.0, cb.0, BRUTE_DISTANCE_MAX_PRODUCT),
+            )
+        }
         (Shape::Ellipse { .. }, _) | (_, Shape::Ellipse { .. }) => {
             ellipse::intersects(a, xa, b, xb)
         }
@@ -121,10 +147,27 @@ pub(crate) fn pair_distance(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<
             Some(circle::circles_distance(*ra, xa, *rb, xb))
         }
         (Shape::Circle { radius }, Shape::Polygon(p)) => {
-            Some(circle::circle_polygon_distance(*radius, xa, p, xb))
+            Some(circle::circle_polygon_distance(*radius, xa, p, 0.0, xb))
         }
         (Shape::Polygon(p), Shape::Circle { radius }) => {
-            Some(circle::polygon_circle_distance(p, xa, *radius, xb))
+            Some(circle::polygon_circle_distance(p, 0.0, xa, *radius, xb))
+        }
+        (Shape::Circle { radius }, Shape::RoundedPolygon { core, radius: rp }) => {
+            Some(circle::circle_polygon_distance(*radius, xa, core, *rp, xb))
+        }
+        (Shape::RoundedPolygon { core, radius: rp }, Shape::Circle { radius }) => {
+            Some(circle::polygon_circle_distance(core, *rp, xa, *radius, xb))
+        }
+        (Shape::RoundedPolygon { .. }, Shape::Polygon(_) | Shape::RoundedPolygon { .. })
+        | (Shape::Polygon(_), Shape::RoundedPolygon { .. }) => {
+            let (ca, cb) = (rounded::polygon_core(a)?, rounded::polygon_core(b)?);
+            rounded::distance(
+                ca,
+                xa,
+                cb,
+                xb,
+                small_pair(ca.0, cb.0, BRUTE_DISTANCE_MAX_PRODUCT),
+            )
         }
         (
             Shape::Circle { radius },
@@ -167,6 +210,17 @@ pub(crate) fn pair_penetration(
     match (a, b) {
         (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
             circle::circles_penetration(*ra, xa, *rb, xb)
+        }
+        (Shape::RoundedPolygon { .. }, Shape::Polygon(_) | Shape::RoundedPolygon { .. })
+        | (Shape::Polygon(_), Shape::RoundedPolygon { .. }) => {
+            let (ca, cb) = (rounded::polygon_core(a)?, rounded::polygon_core(b)?);
+            rounded::penetration(
+                ca,
+                xa,
+                cb,
+                xb,
+                small_pair(ca.0, cb.0, BRUTE_DISTANCE_MAX_PRODUCT),
+            )
         }
         (Shape::Ellipse { .. }, _) | (_, Shape::Ellipse { .. }) => {
             ellipse::penetration(a, xa, b, xb)

@@ -300,6 +300,16 @@ fn best_face(shape: &Shape, xf: &Iso, dir: Vec2) -> Option<(Face, f32)> {
     let local = xf.rot.apply_inv(dir);
     match shape {
         Shape::Polygon(p) => Some(polygon_face(p, xf, local)),
+        Shape::RoundedPolygon { core, radius } => {
+            let (face, align) = polygon_face(core, xf, local);
+            Some((
+                Face {
+                    radius: *radius,
+                    ..face
+                },
+                align,
+            ))
+        }
         Shape::Capsule {
             half_height,
             radius,

@@ -24,8 +24,10 @@
 //! (5 mm on a metre-wide box, far less on a small sliver). A manifold that
 //! found nothing within `M` is reused as empty by the same bound.
 //!
-//! Only polygon pairs are reused, and only their empty manifolds and their
-//! two-point face–face ones, where the incident face lies along the
+//! Only polygon pairs (rounded or not: nothing above depends on the shapes
+//! being sharp, and a rounded face's points are measured with its radius)
+//! are reused, and only their empty manifolds and their two-point face–face
+//! ones, where the incident face lies along the
 //! reference face (within the clipping tolerance) and its two ends, or where
 //! it is clipped, are the points. A single point stands for a corner, and a
 //! polygon rocking on a corner brings a neighbouring vertex down as it turns,
@@ -312,15 +314,27 @@ mod tests {
             u in -1.0f32..1.0, gap in -0.01f32..0.04, tilt in -0.03f32..0.03,
             dx in -0.01f32..0.01, dy in -0.01f32..0.01, dt in -0.01f32..0.01,
             angle in -3.2f32..3.2, tri in proptest::bool::ANY,
+            round in 0..4u8, ra in 0.005f32..0.2, rb in 0.005f32..0.2,
+            fine in proptest::bool::ANY,
         ) {
-            let a = Shape::rect(hx, hy);
+            // Half the motions ten times smaller, so that more are reused.
+            let k = if fine { 0.1 } else { 1.0 };
+            let (dx, dy, dt) = (k * dx, k * dy, k * dt);
+            // Rounded A and/or B three times in four.
+            let (ra, rb) = match round { 0 => (0.0, 0.0), 1 => (ra, 0.0), 2 => (0.0, rb), _ => (ra, rb) };
+            let a = Shape::rounded_rect(hx, hy, ra);
             let b = if tri {
-                Shape::polygon(&[Vec2::new(-bx, -by), Vec2::new(bx, -by), Vec2::new(0.0, by)]).unwrap()
+                Shape::rounded_polygon(&[Vec2::new(-bx, -by), Vec2::new(bx, -by), Vec2::new(0.0, by)], rb).unwrap()
             } else {
-                Shape::rect(bx, by)
+                Shape::rounded_rect(bx, by, rb)
             };
             // B resting on A's top face, somewhere along it, slightly tilted.
-            let below = match &b { Shape::Polygon(p) => -p.vertices().iter().map(|v| v.y).fold(f32::INFINITY, f32::min), _ => by };
+            let below = match &b {
+                Shape::Polygon(p) | Shape::RoundedPolygon { core: p, .. } => {
+                    -p.vertices().iter().map(|v| v.y).fold(f32::INFINITY, f32::min)
+                }
+                _ => by,
+            } + ra + rb;
             let xa = Iso::new(Vec2::new(1.0, 2.0), angle);
             let rel0 = Iso::new(Vec2::new(u * hx, hy + below + gap), tilt);
             let xb0 = xa.mul(&rel0);

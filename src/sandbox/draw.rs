@@ -4,7 +4,7 @@
 use super::camera::Camera;
 use super::theme::{self, shade, with_alpha};
 use macroquad::prelude::*;
-use minkowski::{Body, BodyId, BodyKind, Iso, Shape, World};
+use minkowski::{Body, BodyId, BodyKind, Iso, Shape, SupportMap, World};
 
 /// The outline of a shape placed at `xf`, as world points in counter-clockwise
 /// order. Curved parts are tessellated finely enough for `px_per_m` pixels per metre.
@@ -37,6 +37,25 @@ pub fn outline(shape: &Shape, xf: &Iso, px_per_m: f32) -> Vec<Vec2> {
             pts
         }
         Shape::Polygon(p) => p.vertices().iter().map(|v| xf.apply(*v)).collect(),
+        Shape::RoundedPolygon { core, radius } => {
+            // Around each vertex, the arc from the previous edge's normal to
+            // the next one's; the straight offset edges join the arcs' ends.
+            let (vs, ns) = (core.vertices(), core.normals());
+            let full = segs(*radius) as f32;
+            let mut pts = Vec::new();
+            for (i, v) in vs.iter().enumerate() {
+                let n0 = ns[(i + vs.len() - 1) % vs.len()];
+                let n1 = ns[i];
+                let a0 = n0.y.atan2(n0.x);
+                let turn = n0.perp_dot(n1).atan2(n0.dot(n1));
+                let k = ((full * turn / std::f32::consts::TAU).ceil() as usize).max(1);
+                for j in 0..=k {
+                    let a = a0 + turn * j as f32 / k as f32;
+                    pts.push(xf.apply(*v + Vec2::new(a.cos(), a.sin()) * *radius));
+                }
+            }
+            pts
+        }
         Shape::Ellipse { rx, ry } => {
             let n = segs(rx.max(*ry));
             (0..n)
@@ -166,12 +185,14 @@ pub fn body(cam: &Camera, body: &Body, selected: bool) {
     let reach = match body.shape() {
         Shape::Circle { radius } | Shape::Capsule { radius, .. } => *radius,
         Shape::Ellipse { rx, .. } => *rx,
-        Shape::Polygon(p) => {
-            // Where the ray lc + t·x leaves the polygon: the smallest exit over the faces.
+        Shape::Polygon(p) | Shape::RoundedPolygon { core: p, .. } => {
+            // Where the ray lc + t·x leaves the polygon: the smallest exit
+            // over the faces (moved out by the rounding radius, if any).
+            let r = body.shape().core_radius();
             let mut t = f32::INFINITY;
             for (v, n) in p.vertices().iter().zip(p.normals()) {
                 if n.x > 1e-6 {
-                    t = t.min(n.dot(*v - lc) / n.x);
+                    t = t.min((n.dot(*v - lc) + r) / n.x);
                 }
             }
             if t.is_finite() {

@@ -150,8 +150,9 @@ impl Inspector {
     }
 }
 
-/// Uniform directions plus, for polygons, directions just either side of each
-/// face normal, so the difference's exact vertices are all hit.
+/// Uniform directions plus, for polygons (and rounded polygons' cores),
+/// directions just either side of each face normal, so the core difference's
+/// exact vertices are all hit.
 fn directions(sa: &Shape, xa: &Iso, sb: &Shape, xb: &Iso) -> Vec<Vec2> {
     let mut dirs: Vec<Vec2> = (0..SAMPLES)
         .map(|i| {
@@ -165,13 +166,13 @@ fn directions(sa: &Shape, xa: &Iso, sb: &Shape, xb: &Iso) -> Vec<Vec2> {
             dirs.push(Vec2::new(n.x * c - n.y * s, n.x * s + n.y * c));
         }
     };
-    if let Shape::Polygon(p) = sa {
+    if let Shape::Polygon(p) | Shape::RoundedPolygon { core: p, .. } = sa {
         // Support of B − A along d uses A's support along −d.
         for n in p.normals() {
             near(-xa.rot.apply(*n));
         }
     }
-    if let Shape::Polygon(p) = sb {
+    if let Shape::Polygon(p) | Shape::RoundedPolygon { core: p, .. } = sb {
         for n in p.normals() {
             near(xb.rot.apply(*n));
         }

@@ -240,7 +240,10 @@ impl Humans {
                         .map(|&(x, y)| Vec2::new(x * s, (y - centre) * s))
                         .collect();
                     spec.shapes.push(PartSpec {
-                        shape: ShapeSpec::Polygon(points),
+                        shape: ShapeSpec::RoundedPolygon {
+                            points,
+                            radius: FOOT_RADIUS * s,
+                        },
                         offset: Vec2::ZERO,
                         angle: 0.0,
                         density: None,
@@ -249,7 +252,6 @@ impl Humans {
                         filter: Some(foot_filter),
                         sensor: false,
                     });
-                    let _ = FOOT_RADIUS;
                 }
                 out.push(spec);
             }

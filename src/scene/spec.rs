@@ -179,6 +179,25 @@ pub enum ShapeSpec {
     /// vertices): cut into convex pieces, each a shape of the body. An
     /// outline whose edges cross is refused, naming the two edges.
     Concave(Vec<Vec2>),
+    /// The box `Rect(hx, hy)` grown by `radius`: straight sides, round
+    /// corners, outer size `2(hx + radius)` by `2(hy + radius)` (Box2D's
+    /// `b2MakeRoundedBox`). A radius of 0 is the plain box.
+    RoundedRect {
+        /// Half width of the core (m).
+        hx: f32,
+        /// Half height of the core (m).
+        hy: f32,
+        /// Rounding radius (m), ≥ 0.
+        radius: f32,
+    },
+    /// The strictly convex polygon `points` grown by `radius` (Box2D's
+    /// `b2MakePolygon(&hull, radius)`). A radius of 0 is the plain polygon.
+    RoundedPolygon {
+        /// Core vertices in the body frame, either winding.
+        points: Vec<Vec2>,
+        /// Rounding radius (m), ≥ 0.
+        radius: f32,
+    },
 }
 
 /// One more shape of a compound body, placed in the body frame, with its own

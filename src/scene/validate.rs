@@ -99,9 +99,16 @@ pub(crate) fn check_material(
 }
 
 /// Turns a shape error into a field error: sizes name their own field
-/// (`shape.r`), everything else names `shape`.
+/// (`shape.r`), everything else names `shape`. A rounding radius may be 0.
 pub(crate) fn shape_field_error(e: ShapeError) -> FieldError {
     match e {
+        ShapeError::BadDimension {
+            what: "radius",
+            value,
+        } if value.is_finite() => FieldError::new(
+            "shape.radius",
+            format!("must be ≥ 0 and at most {MAX_COORDINATE} m, got {value}"),
+        ),
         ShapeError::BadDimension { what, value } => {
             match check_size(&format!("shape.{what}"), value) {
                 Err(fe) => fe,
@@ -114,9 +121,11 @@ pub(crate) fn shape_field_error(e: ShapeError) -> FieldError {
 
 impl ShapeSpec {
     /// Builds and validates the shape. Sizes must be finite, > 0 and at most
+    /// [`MAX_COORDINATE`]; rounding radii finite, ≥ 0 and at most
     /// [`MAX_COORDINATE`]; polygons must be strictly convex with at most
     /// [`crate::shape::MAX_POLYGON_VERTICES`] vertices. A size error's `what`
-    /// is the scene field name (`r`, `hx`, `hy`, `rx`, `ry`, `half_height`).
+    /// is the scene field name (`r`, `hx`, `hy`, `rx`, `ry`, `half_height`,
+    /// `radius`).
     pub fn to_shape(&self) -> Result<Shape, ShapeError> {
         fn dim(what: &'static str, value: f32) -> Result<f32, ShapeError> {
             if value.is_finite() && value > 0.0 && value <= MAX_COORDINATE {
@@ -141,6 +150,11 @@ impl ShapeSpec {
                     n => Err(ShapeError::Concave { pieces: n }),
                 }
             }
+            ShapeSpec::RoundedRect { hx, hy, radius } => {
+                let shape = Shape::rounded_rect(dim("hx", *hx)?, dim("hy", *hy)?, *radius);
+                shape.validate().map(|_| shape)
+            }
+            ShapeSpec::RoundedPolygon { points, radius } => Shape::rounded_polygon(points, *radius),
         }
     }
 
@@ -164,6 +178,8 @@ impl ShapeSpec {
             ShapeSpec::Ellipse { .. } => "Ellipse",
             ShapeSpec::Capsule { .. } => "Capsule",
             ShapeSpec::Concave(_) => "Concave",
+            ShapeSpec::RoundedRect { .. } => "RoundedRect",
+            ShapeSpec::RoundedPolygon { .. } => "RoundedPolygon",
         }
     }
 }

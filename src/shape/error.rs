@@ -79,8 +79,12 @@ pub enum ShapeError {
         /// The second edge.
         edge_b: usize,
     },
-    /// A size or radius that must be positive and finite is not.
-    #[error("{what} must be finite and > 0, got {value}")]
+    /// A size or radius that must be finite, positive and at most
+    /// [`crate::shape::MAX_COORDINATE`] is not.
+    #[error(
+        "{what} must be finite, > 0 and at most {} m, got {value}",
+        super::MAX_COORDINATE
+    )]
     BadDimension {
         /// Which dimension (e.g. "radius").
         what: &'static str,

@@ -97,6 +97,15 @@ pub(super) fn compute(shape: &Shape, density: f32) -> MassProperties {
                 inertia: density * moment,
             }
         }
+        Shape::RoundedPolygon { core, radius } => {
+            // Core, edge rectangles and corner sectors: see `rounded.rs`.
+            let (area, centroid, moment) = super::rounded::area_centroid_moment(core, *radius);
+            MassProperties {
+                mass: density * area,
+                centroid,
+                inertia: density * moment,
+            }
+        }
         Shape::Ellipse { rx, ry } => {
             // m = ρπ rx ry, I = m (rx² + ry²) / 4.
             let m = density * PI * rx * ry;

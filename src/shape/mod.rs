@@ -5,6 +5,7 @@
 //! | circle   | the point (0, 0)                  | r      |
 //! | capsule  | the segment (0, -h)..(0, h)       | r      |
 //! | polygon  | the polygon (boxes included)      | 0      |
+//! | rounded polygon | a polygon                  | r > 0  |
 //! | ellipse  | the ellipse, by its support only  | 0      |
 //!
 //! All geometry is in the body's local frame; [`Iso`] places it in the world.
@@ -14,6 +15,7 @@ mod error;
 mod mass;
 mod polygon;
 mod ray;
+mod rounded;
 mod support;
 
 pub use decompose::{decompose, MAX_OUTLINE_VERTICES, MAX_PIECE_VERTICES};
@@ -52,6 +54,16 @@ pub enum Shape {
     },
     /// A strictly convex polygon (boxes included).
     Polygon(Polygon),
+    /// The points within `radius` of a strictly convex polygon: the polygon
+    /// grown by a disc (a Minkowski sum), with straight sides and round
+    /// corners. Box2D's polygon radius (`b2MakePolygon(&hull, radius)`,
+    /// `b2MakeRoundedBox`). A radius of 0 is a [`Shape::Polygon`].
+    RoundedPolygon {
+        /// The polygon core.
+        core: Polygon,
+        /// Rounding radius (m), > 0.
+        radius: f32,
+    },
     /// An axis-aligned ellipse centred on the origin with semi-axes `rx`, `ry`.
     Ellipse {
         /// Semi-axis along local x (m).
@@ -89,6 +101,21 @@ impl Shape {
         Shape::Polygon(Polygon::rect(hx, hy))
     }
 
+    /// A box of half extents `hx`, `hy` (m) rounded by `r`: its core is
+    /// [`Shape::rect`]`(hx, hy)`, so the outline measures `2(hx + r)` by
+    /// `2(hy + r)`, as Box2D's `b2MakeRoundedBox`. Use [`Shape::validate`] on
+    /// untrusted input; `r = 0` gives the plain box.
+    pub fn rounded_rect(hx: f32, hy: f32, r: f32) -> Shape {
+        if r == 0.0 {
+            Shape::rect(hx, hy)
+        } else {
+            Shape::RoundedPolygon {
+                core: Polygon::rect(hx, hy),
+                radius: r,
+            }
+        }
+    }
+
     /// An ellipse with semi-axes `rx` (local x) and `ry` (local y).
     pub fn ellipse(rx: f32, ry: f32) -> Shape {
         Shape::Ellipse { rx, ry }
@@ -110,13 +137,35 @@ impl Shape {
         Polygon::new(points).map(Shape::Polygon)
     }
 
+    /// A convex polygon from its vertices (see [`Polygon::new`]) grown by the
+    /// radius `r` (m): every point within `r` of it. `r = 0` gives the plain
+    /// polygon; a negative, non-finite or too large `r` (beyond
+    /// [`MAX_COORDINATE`]) is a [`ShapeError::BadDimension`].
+    ///
+    /// ```
+    /// use minkowski::{Shape, Vec2};
+    /// let foot = [Vec2::new(-0.1, -0.05), Vec2::new(0.1, -0.05), Vec2::new(0.1, 0.05), Vec2::new(-0.1, 0.05)];
+    /// let s = Shape::rounded_polygon(&foot, 0.015).unwrap();
+    /// assert!(s.contains_point(&minkowski::Iso::IDENTITY, Vec2::new(0.11, 0.06)));
+    /// assert!(Shape::rounded_polygon(&foot, -0.01).is_err());
+    /// ```
+    pub fn rounded_polygon(points: &[Vec2], r: f32) -> Result<Shape, ShapeError> {
+        let core = Polygon::new(points)?;
+        if r == 0.0 {
+            return Ok(Shape::Polygon(core));
+        }
+        check_dim("radius", r)?;
+        Ok(Shape::RoundedPolygon { core, radius: r })
+    }
+
     /// The convex hull of a point cloud as a polygon. See [`Polygon::convex_hull`].
     pub fn convex_hull(points: &[Vec2]) -> Result<Shape, ShapeError> {
         Polygon::convex_hull(points).map(Shape::Polygon)
     }
 
     /// Checks that every dimension is finite, positive and not absurd
-    /// (at most [`MAX_COORDINATE`]). Polygons are validated when built.
+    /// (at most [`MAX_COORDINATE`]). Polygons are validated when built; a
+    /// rounded polygon's radius is checked here.
     pub fn validate(&self) -> Result<(), ShapeError> {
         match *self {
             Shape::Circle { radius } => check_dim("radius", radius).map(|_| ()),
@@ -132,15 +181,18 @@ impl Shape {
                 check_dim("ry", ry).map(|_| ())
             }
             Shape::Polygon(_) => Ok(()),
+            Shape::RoundedPolygon { radius, .. } => check_dim("radius", radius).map(|_| ()),
         }
     }
 
-    /// A short lowercase name of the shape kind ("circle", "capsule", "polygon", "ellipse").
+    /// A short lowercase name of the shape kind ("circle", "capsule", "polygon",
+    /// "rounded polygon", "ellipse").
     pub fn kind_name(&self) -> &'static str {
         match self {
             Shape::Circle { .. } => "circle",
             Shape::Capsule { .. } => "capsule",
             Shape::Polygon(_) => "polygon",
+            Shape::RoundedPolygon { .. } => "rounded polygon",
             Shape::Ellipse { .. } => "ellipse",
         }
     }
@@ -161,15 +213,11 @@ impl Shape {
                 let r = Vec2::splat(*radius);
                 Aabb::new(a.min(b) - r, a.max(b) + r)
             }
-            Shape::Polygon(p) => {
-                let first = xf.apply(p.vertices()[0]);
-                let (lo, hi) = p.vertices()[1..]
-                    .iter()
-                    .fold((first, first), |(lo, hi), v| {
-                        let w = xf.apply(*v);
-                        (lo.min(w), hi.max(w))
-                    });
-                Aabb::new(lo, hi)
+            Shape::Polygon(p) => polygon_aabb(p, xf),
+            Shape::RoundedPolygon { core, radius } => {
+                let bb = polygon_aabb(core, xf);
+                let r = Vec2::splat(*radius);
+                Aabb::new(bb.min - r, bb.max + r)
             }
             Shape::Ellipse { rx, ry } => {
                 // The support along world x of an ellipse rotated by θ is
@@ -198,6 +246,7 @@ impl Shape {
                 radius,
             } => half_height + radius,
             Shape::Polygon(p) => p.bounding_radius(),
+            Shape::RoundedPolygon { core, radius } => core.bounding_radius() + radius,
             Shape::Ellipse { rx, ry } => rx.max(*ry),
         }
     }
@@ -219,12 +268,25 @@ impl Shape {
                 .iter()
                 .zip(poly.normals())
                 .all(|(v, n)| n.dot(local - *v) <= 0.0),
+            Shape::RoundedPolygon { core, radius } => rounded::contains(core, *radius, local),
             Shape::Ellipse { rx, ry } => {
                 let q = Vec2::new(local.x / rx, local.y / ry);
                 q.length_squared() <= 1.0
             }
         }
     }
+}
+
+/// The tight bounds of a polygon's vertices placed at `xf`.
+fn polygon_aabb(p: &Polygon, xf: &Iso) -> Aabb {
+    let first = xf.apply(p.vertices()[0]);
+    let (lo, hi) = p.vertices()[1..]
+        .iter()
+        .fold((first, first), |(lo, hi), v| {
+            let w = xf.apply(*v);
+            (lo.min(w), hi.max(w))
+        });
+    Aabb::new(lo, hi)
 }
 
 /// Support point of the ellipse x²/rx² + y²/ry² = 1 along `d`: the boundary point
@@ -257,7 +319,9 @@ impl SupportMap for Shape {
                     },
                 )
             }
-            Shape::Polygon(p) => p.vertices()[p.support_index(d)],
+            Shape::Polygon(p) | Shape::RoundedPolygon { core: p, .. } => {
+                p.vertices()[p.support_index(d)]
+            }
             Shape::Ellipse { rx, ry } => ellipse_support(*rx, *ry, d),
         }
     }
@@ -265,7 +329,9 @@ impl SupportMap for Shape {
     #[inline]
     fn core_radius(&self) -> f32 {
         match self {
-            Shape::Circle { radius } | Shape::Capsule { radius, .. } => *radius,
+            Shape::Circle { radius }
+            | Shape::Capsule { radius, .. }
+            | Shape::RoundedPolygon { radius, .. } => *radius,
             Shape::Polygon(_) | Shape::Ellipse { .. } => 0.0,
         }
     }
@@ -277,7 +343,7 @@ impl SupportMap for Shape {
                 let h = Vec2::new(0.0, *half_height);
                 center.distance(h).max(center.distance(-h))
             }
-            Shape::Polygon(p) => p
+            Shape::Polygon(p) | Shape::RoundedPolygon { core: p, .. } => p
                 .vertices()
                 .iter()
                 .fold(0.0f32, |m, v| m.max(v.distance(center))),

@@ -4,12 +4,14 @@
 //! * a circle solves `|o + t·d|² = r²`;
 //! * an ellipse is scaled to the unit circle (the scaling keeps `t`);
 //! * a polygon clips the ray by its edge lines (Cyrus–Beck);
-//! * a capsule takes the nearest of its two side faces and two end caps.
+//! * a capsule takes the nearest of its two side faces and two end caps;
+//! * a rounded polygon takes the nearest of its offset edges and corner
+//!   circles.
 //!
 //! Shapes are solid: a ray that starts inside hits at `t = 0`, with the
 //! normal against the ray.
 
-use super::Shape;
+use super::{Polygon, Shape};
 use crate::math::{Iso, Vec2};
 
 /// Where a ray meets a shape.
@@ -40,6 +42,43 @@ fn circle_enter(o: Vec2, d: Vec2, r: f32) -> Option<f32> {
     }
     let t = t0 - (h2 / a).sqrt();
     (t >= 0.0).then_some(t)
+}
+
+/// The first entry of the ray `o + t·d` (shape frame, `d` unit, `o` outside
+/// the shape) into the polygon `core` grown by `r`, and the outward normal
+/// there.
+///
+/// The region is the union of the core and, for each edge, the capsule of
+/// that edge and radius `r`. A ray from outside enters the union first on its
+/// boundary, which is made of the offset edges (an edge moved out by `r`
+/// along its normal) and arcs of the corner circles (radius `r` about each
+/// vertex); every point of those lies in the region. So the entry is the
+/// nearest of: each offset edge line `n·x = n·v + r` crossed inward within the
+/// edge's extent (normal `n`), and each corner circle (normal from its
+/// vertex).
+fn rounded_enter(core: &Polygon, r: f32, o: Vec2, d: Vec2) -> Option<(f32, Vec2)> {
+    let (vs, ns) = (core.vertices(), core.normals());
+    let mut best: Option<(f32, Vec2)> = None;
+    let mut keep = |t: f32, n: Vec2| {
+        if best.is_none_or(|(bt, _)| t < bt) {
+            best = Some((t, n));
+        }
+    };
+    for (i, (v, n)) in vs.iter().zip(ns).enumerate() {
+        let den = n.dot(d);
+        if den < 0.0 {
+            let t = (n.dot(*v - o) + r) / den;
+            let e = vs[(i + 1) % vs.len()] - *v;
+            let u = (o + t * d - *v).dot(e);
+            if t >= 0.0 && u >= 0.0 && u <= e.length_squared() {
+                keep(t, *n);
+            }
+        }
+        if let Some(t) = circle_enter(o - *v, d, r) {
+            keep(t, (o + t * d - *v).normalize_or_zero());
+        }
+    }
+    best
 }
 
 impl Shape {
@@ -130,6 +169,7 @@ impl Shape {
                 }
                 best?
             }
+            Shape::RoundedPolygon { core, radius } => rounded_enter(core, *radius, o, d)?,
         };
         if t > max_t || !t.is_finite() {
             return None;

@@ -216,16 +216,15 @@ impl World {
             let closing =
                 (bb.v - ba.v).length() + ba.w.abs() * sa.reach() + bb.w.abs() * sb.reach();
             let speculative = base + closing * dt;
-            // Polygon pairs that barely moved keep their manifold, remeasured
-            // in place with its impulses (see `collision::reuse`); the others
-            // are collided with some extra reach, so that theirs can be kept
-            // next time. New points inherit the impulses of last step's
-            // points with the same feature id.
-            let reusable = reuse_margin > 0.0
-                && matches!(
-                    (&sa.shape, &sb.shape),
-                    (Shape::Polygon(_), Shape::Polygon(_))
-                );
+            // Polygon pairs (rounded or not) that barely moved keep their
+            // manifold, remeasured in place with its impulses (see
+            // `narrowphase::manifold_cache`); the others are collided with
+            // some extra reach, so that theirs can be kept next time. New
+            // points inherit the impulses of last step's points with the
+            // same feature id.
+            let polygonal =
+                |s: &Shape| matches!(s, Shape::Polygon(_) | Shape::RoundedPolygon { .. });
+            let reusable = reuse_margin > 0.0 && polygonal(&sa.shape) && polygonal(&sb.shape);
             let kept = reusable
                 && c.reuse.refresh(
                     &xa,

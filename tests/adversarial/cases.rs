@@ -43,7 +43,7 @@ fn unit(rng: &mut ChaCha8Rng) -> Vec2 {
 /// A random shape of the given size (its largest extent, m) and aspect ratio.
 fn shape(rng: &mut ChaCha8Rng, size: f32, aspect: f32) -> Shape {
     let thin = size / aspect;
-    match rng.random_range(0..6) {
+    match rng.random_range(0..7) {
         0 => Shape::circle(size),
         1 => {
             if rng.random_bool(0.5) {
@@ -61,6 +61,14 @@ fn shape(rng: &mut ChaCha8Rng, size: f32, aspect: f32) -> Shape {
             }
         }
         4 => Shape::ellipse(size, size * rng.random_range(0.95..1.0f32)),
+        5 => {
+            // A rounded polygon whose radius is a fraction of its thickness.
+            let radius = thin * rng.random_range(0.05..0.5f32);
+            match polygon(rng, size, aspect) {
+                Shape::Polygon(core) => Shape::RoundedPolygon { core, radius },
+                other => other,
+            }
+        }
         _ => polygon(rng, size, aspect),
     }
 }
@@ -113,6 +121,12 @@ fn support_point(shape: &Shape, xf: &Iso, n: DVec2) -> DVec2 {
     match w {
         World::Point(p, r) => p + n * r,
         World::Segment(a, b, r) => (if n.dot(a) >= n.dot(b) { a } else { b }) + n * r,
+        World::RoundPoly(v, r) => {
+            *v.iter()
+                .max_by(|p, q| n.dot(**p).total_cmp(&n.dot(**q)))
+                .expect("vertices")
+                + n * r
+        }
         World::Poly(v) => *v
             .iter()
             .max_by(|p, q| n.dot(**p).total_cmp(&n.dot(**q)))

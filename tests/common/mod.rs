@@ -30,6 +30,8 @@ pub enum World {
     Segment(DVec2, DVec2, f64),
     /// A convex polygon, counter-clockwise.
     Poly(Vec<DVec2>),
+    /// A convex polygon core (counter-clockwise) with a radius (rounded polygon).
+    RoundPoly(Vec<DVec2>, f64),
     /// An ellipse: centre, unit local x axis, semi-axes.
     Ellipse {
         c: DVec2,
@@ -61,6 +63,10 @@ pub fn world(shape: &Shape, xf: &Iso) -> World {
             *radius as f64,
         ),
         Shape::Polygon(p) => World::Poly(p.vertices().iter().map(|v| apply(xf, *v)).collect()),
+        Shape::RoundedPolygon { core, radius } => World::RoundPoly(
+            core.vertices().iter().map(|v| apply(xf, *v)).collect(),
+            *radius as f64,
+        ),
         Shape::Ellipse { rx, ry } => World::Ellipse {
             c: d(xf.translation),
             ux: DVec2::new(xf.rot.cos as f64, xf.rot.sin as f64),
@@ -107,7 +113,7 @@ pub fn approximate(w: &World, n: usize) -> World {
 
 pub fn radius(w: &World) -> f64 {
     match *w {
-        World::Point(_, r) | World::Segment(_, _, r) => r,
+        World::Point(_, r) | World::Segment(_, _, r) | World::RoundPoly(_, r) => r,
         _ => 0.0,
     }
 }
@@ -117,7 +123,7 @@ pub fn core_points(w: &World) -> Vec<DVec2> {
     match w {
         World::Point(p, _) => vec![*p],
         World::Segment(a, b, _) => vec![*a, *b],
-        World::Poly(v) => v.clone(),
+        World::Poly(v) | World::RoundPoly(v, _) => v.clone(),
         World::Ellipse { .. } => panic!("approximate ellipses first"),
     }
 }
@@ -138,6 +144,7 @@ pub fn support_value(w: &World, n: DVec2) -> f64 {
         World::Point(p, r) => n.dot(p) + r,
         World::Segment(a, b, r) => n.dot(a).max(n.dot(b)) + r,
         World::Poly(ref v) => v.iter().map(|p| n.dot(*p)).fold(f64::MIN, f64::max),
+        World::RoundPoly(ref v, r) => v.iter().map(|p| n.dot(*p)).fold(f64::MIN, f64::max) + r,
         World::Ellipse { c, ux, rx, ry } => {
             let (lx, ly) = (n.dot(ux), n.dot(ux.perp()));
             n.dot(c) + (rx * rx * lx * lx + ry * ry * ly * ly).sqrt()
@@ -438,6 +445,17 @@ pub fn random_polygon(rng: &mut ChaCha8Rng) -> Shape {
             return s;
         }
     }
+}
+
+/// A random rounded polygon: a [`random_polygon`] core grown by a radius from
+/// 1% of the core's size to its size (0.001–3 m).
+pub fn random_rounded_polygon(rng: &mut ChaCha8Rng) -> Shape {
+    let Shape::Polygon(core) = random_polygon(rng) else {
+        unreachable!("random_polygon gives polygons")
+    };
+    let size = core.bounding_radius();
+    let radius = log_uniform(rng, 0.01 * size, size);
+    Shape::RoundedPolygon { core, radius }
 }
 
 pub fn random_circle(rng: &mut ChaCha8Rng) -> Shape {

@@ -69,6 +69,15 @@ impl S64 {
                 ),
                 radius: 0.0,
             },
+            Shape::RoundedPolygon { core, radius } => S64 {
+                core: Core::Polygon(
+                    core.vertices()
+                        .iter()
+                        .map(|v| [v.x as f64, v.y as f64])
+                        .collect(),
+                ),
+                radius: *radius as f64,
+            },
         }
     }
 

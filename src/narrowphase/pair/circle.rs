@@ -1,5 +1,6 @@
 //! Circle kernels: circle/circle in closed form, and a circle against a
-//! polygon or a capsule by projecting its centre onto the other core.
+//! polygon (rounded or not) or a capsule by projecting its centre onto the
+//! other core.
 
 use super::rounded_closest;
 use crate::geometry::epa::Penetration;
@@ -120,16 +121,19 @@ pub(crate) fn circles_penetration(
     }))
 }
 
-/// `true` when the circle (radius `radius` at `xc`) touches the polygon.
+/// `true` when the circle (radius `radius` at `xc`) touches the polygon; a
+/// rounded polygon passes its core and the sum of the radii.
 pub(crate) fn circle_meets_polygon(radius: f32, xc: &Iso, p: &Polygon, xp: &Iso) -> bool {
     circle_polygon_core(p, xp.apply_inv(xc.translation)).is_none_or(|c| c.0 <= radius)
 }
 
-/// Circle (A) to polygon (B) distance; `None` when they touch.
+/// Circle (A) to polygon (B, its core `p` rounded by `rp`, 0 for a plain
+/// polygon) distance; `None` when they touch.
 pub(crate) fn circle_polygon_distance(
     radius: f32,
     xa: &Iso,
     p: &Polygon,
+    rp: f32,
     xb: &Iso,
 ) -> Option<Closest> {
     // Core answer in B's frame, normal from the polygon toward the centre.
@@ -140,14 +144,16 @@ pub(crate) fn circle_polygon_distance(
             xa.translation,
             -xb.rot.apply(n),
             xb.apply(q),
-            0.0,
+            rp,
         )
     })
 }
 
-/// Polygon (A) to circle (B) distance; `None` when they touch.
+/// Polygon (A, its core `p` rounded by `rp`, 0 for a plain polygon) to
+/// circle (B) distance; `None` when they touch.
 pub(crate) fn polygon_circle_distance(
     p: &Polygon,
+    rp: f32,
     xa: &Iso,
     radius: f32,
     xb: &Iso,
@@ -155,7 +161,7 @@ pub(crate) fn polygon_circle_distance(
     circle_polygon_core(p, xa.apply_inv(xb.translation)).and_then(|(core, q, n)| {
         rounded_closest(
             core,
-            0.0,
+            rp,
             xa.apply(q),
             xa.rot.apply(n),
             xb.translation,

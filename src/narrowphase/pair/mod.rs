@@ -5,6 +5,7 @@ pub(crate) mod circle;
 pub(crate) mod ellipse;
 pub(crate) mod polygon;
 pub(crate) mod polygon_manifold;
+pub(crate) mod rounded;
 
 use crate::geometry::gjk::Closest;
 use crate::math::Vec2;

@@ -231,6 +231,44 @@ fn round_pairs_match_generic() {
 }
 
 #[test]
+fn rounded_polygon_pairs_match_generic() {
+    let both = |a: &Shape, b: &Shape| {
+        has_distance(a, b)
+            && has_intersects(a, b)
+            && penetration(a, &Iso::IDENTITY, b, &Iso::new(Vec2::X * 0.1, 0.0)).is_some()
+    };
+    let rbox = Shape::rounded_rect(0.8, 0.3, 0.2);
+    let rtri = Shape::rounded_polygon(
+        &[
+            Vec2::new(-0.5, -0.4),
+            Vec2::new(0.7, -0.3),
+            Vec2::new(0.1, 0.6),
+        ],
+        0.05,
+    )
+    .unwrap();
+    // Twelve vertices: the walking distance rather than the small-pair SAT.
+    let r12: Vec<Vec2> = (0..12)
+        .map(|k| {
+            let t = k as f32 / 12.0 * std::f32::consts::TAU;
+            Vec2::new(t.cos(), 0.6 * t.sin())
+        })
+        .collect();
+    let r12 = Shape::rounded_polygon(&r12, 0.1).unwrap();
+    compare(&rbox, &rbox, 2.4, 21, &both);
+    compare(&Shape::rect(1.0, 0.5), &rbox, 2.3, 22, &both);
+    compare(&rtri, &triangle(), 1.7, 23, &both);
+    compare(&rtri, &rbox, 2.0, 24, &both);
+    compare(&r12, &rbox, 2.3, 25, &both);
+    compare(&octagon(), &r12, 2.2, 26, &both);
+    let c = Shape::circle(0.4);
+    compare(&c, &rbox, 1.6, 27, &|a, b| {
+        has_distance(a, b) && has_intersects(a, b)
+    });
+    compare(&r12, &c, 1.6, 28, &has_distance);
+}
+
+#[test]
 fn ellipse_pairs_match_generic() {
     // The ellipse paths answer separated pairs (overlapping ones may go to
     // GJK): ask at a separated pose.
@@ -281,6 +319,15 @@ fn generic_paths_stay_generic() {
     assert!(!has_distance(&big, &oct) && !has_distance(&oct, &big));
     let e = Shape::ellipse(1.0, 0.5);
     assert!(!has_distance(&e, &e) && !has_intersects(&e, &e));
+    // Rounded polygons too large for the walk, and capsules against them.
+    let Shape::Polygon(core) = big else {
+        unreachable!()
+    };
+    let rbig = Shape::RoundedPolygon { core, radius: 0.1 };
+    assert!(!has_distance(&rbig, &oct) && !has_intersects(&oct, &rbig));
+    let cap = Shape::capsule(0.5, 0.2);
+    let rbox = Shape::rounded_rect(0.5, 0.5, 0.1);
+    assert!(!has_distance(&cap, &rbox) && !has_intersects(&rbox, &cap));
 }
 
 /// f64 point–segment distance.

@@ -1,5 +1,5 @@
 //! Exact distance and intersection test between an ellipse and a point, segment
-//! or polygon core (circles, capsules, polygons), without GJK, and the exact
+//! or polygon core (circles, capsules, polygons, rounded polygons), without GJK, and the exact
 //! ellipse/polygon penetration without EPA ([`core_penetration`]: SAT on the
 //! polygon's normals plus, per vertex, the roots of Eberly's normal-foot equation
 //! on the other side of its pole; 5× faster than EPA on the bench's pool, and
@@ -315,6 +315,9 @@ pub(crate) fn core_distance(
 fn against(rx: f32, ry: f32, other: &Shape, xf: &Iso) -> Option<(Option<CoreHit>, f32)> {
     match other {
         Shape::Polygon(p) => core_distance(rx, ry, p.vertices(), p.normals(), xf).map(|h| (h, 0.0)),
+        Shape::RoundedPolygon { core, radius } => {
+            core_distance(rx, ry, core.vertices(), core.normals(), xf).map(|h| (h, *radius))
+        }
         Shape::Circle { radius } => {
             core_distance(rx, ry, &[Vec2::ZERO], &[], xf).map(|h| (h, *radius))
         }
@@ -404,19 +407,30 @@ fn meets(rx: f32, ry: f32, other: &Shape, xf: &Iso) -> Option<bool> {
             if segment_meets_unit_disc(s(p0), s(p1)) {
                 return Some(true);
             }
-            // The core is apart: compare its distance with the radius.
-            match against(rx, ry, other, xf)? {
-                (Some(h), r) => Some(h.distance <= r),
-                (None, _) => Some(true),
+            rounded_meets(rx, ry, other, xf)
+        }
+        Shape::RoundedPolygon { core, .. } => {
+            if polygon_meets(rx, ry, core.vertices(), core.normals(), xf) {
+                return Some(true);
             }
+            rounded_meets(rx, ry, other, xf)
         }
         Shape::Ellipse { .. } => None,
     }
 }
 
-/// `Some(answer)` when one shape is an ellipse and the other a polygon, circle
-/// or capsule (a capsule whose core misses the ellipse only when the distance
-/// routine certifies it).
+/// For a rounded shape whose core misses the ellipse: whether the core's
+/// distance is within the radius, when the distance routine certifies it.
+fn rounded_meets(rx: f32, ry: f32, other: &Shape, xf: &Iso) -> Option<bool> {
+    match against(rx, ry, other, xf)? {
+        (Some(h), r) => Some(h.distance <= r),
+        (None, _) => Some(true),
+    }
+}
+
+/// `Some(answer)` when one shape is an ellipse and the other a polygon, circle,
+/// capsule or rounded polygon (a capsule or rounded polygon whose core misses
+/// the ellipse only when the distance routine certifies it).
 pub(crate) fn intersects(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<bool> {
     match (a, b) {
         (Shape::Ellipse { rx, ry }, other) => meets(*rx, *ry, other, &xa.inv_mul(xb)),
@@ -425,8 +439,8 @@ pub(crate) fn intersects(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<boo
     }
 }
 
-/// `Some(answer)` when one shape is an ellipse, the other a polygon, circle or
-/// capsule, and the exact routine certified its answer.
+/// `Some(answer)` when one shape is an ellipse, the other a polygon, circle,
+/// capsule or rounded polygon, and the exact routine certified its answer.
 pub(crate) fn distance(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Option<Option<Closest>> {
     match (a, b) {
         (Shape::Ellipse { rx, ry }, other) => {
