@@ -148,6 +148,28 @@ impl World {
         // The sandbox's drag: a mouse joint, solved once per substep.
         let mut drag = self.prepare_drag(&bodies, world_slot, h);
 
+        // Which bodies fly free this step: no contact point, no joint, not dragged.
+        let mut held = std::mem::take(&mut self.scratch.held);
+        held.clear();
+        held.resize(bodies.len(), false);
+        for c in self.contacts.iter().filter(|c| c.manifold.count > 0) {
+            held[c.body_a as usize] = true;
+            held[c.body_b as usize] = true;
+        }
+        for j in self.joints.iter().filter_map(|s| s.joint.as_ref()) {
+            held[j.def.body_b.index as usize] = true;
+            if let Some(a) = j.def.body_a {
+                held[a.index as usize] = true;
+            }
+        }
+        if let Some(d) = self.drag.as_ref() {
+            held[d.body.index as usize] = true;
+        }
+        for g in &mut integration {
+            g.free = !held[g.body as usize];
+        }
+        self.scratch.held = held;
+
         for _ in 0..substeps {
             // Gravity and damping (awake dynamic bodies).
             for g in &integration {
@@ -179,6 +201,11 @@ impl World {
             for &i in &moving {
                 let i = i as usize;
                 poses[i] = poses[i].integrate(&bodies[i], h);
+            }
+            for g in &integration {
+                if let Some(d) = g.drift(h) {
+                    poses[g.body as usize].dp += d;
+                }
             }
             for j in &joints {
                 j.solve_position(&mut poses, &joint_params);

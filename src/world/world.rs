@@ -132,6 +132,8 @@ pub(crate) struct Scratch {
     /// Contacts that began or ended touching this step (contact events).
     pub ended: Vec<Contact>,
     pub joint_forest: JointForest,
+    /// Bodies held by a contact point, a joint or the drag this step.
+    pub held: Vec<bool>,
 }
 
 /// The physics world. Add bodies with [`World::add_body`], advance with
