@@ -9,7 +9,7 @@
 //! | circle / circle | closed form (`pair/circle.rs`) | closed form | closed form | GJK/EPA + witness point |
 //! | circle / polygon (either order) | point projection | point projection | EPA | GJK/EPA + witness point |
 //! | circle / capsule (either order) | GJK | point–segment | EPA | GJK/EPA + witness point |
-//! | rounded polygon / polygon or rounded polygon (either order), cores n, m ≤ 16 | the polygon distance kernels above on the cores (`pair/rounded.rs`): cores within the radii | core distance minus the radii | radii minus the core distance; cores overlapping: SAT on the cores plus the radii | GJK/EPA on the cores, then clipping where faces align |
+//! | rounded polygon / polygon or rounded polygon (either order), cores n, m ≤ 16 | the polygon distance kernels above on the cores (`pair/rounded.rs`): cores within the radii | core distance minus the radii | cores overlapping (any size): SAT on the cores plus the radii; cores apart: EPA (GJK's core distance) | GJK/EPA on the cores, then clipping where faces align |
 //! | circle / rounded polygon (either order) | point projection on the core | point projection on the core | EPA | GJK/EPA + witness point |
 //! | ellipse / polygon (either order) | scaled edge–disc test (`pair/ellipse/`) | certified edge/vertex walk | SAT on the polygon's normals + normal-foot roots | GJK/EPA + witness point |
 //! | ellipse / circle, capsule, rounded polygon (either order) | point–ellipse / segment–disc / edge–disc on the core, then the core's certified walk | certified walk on the core | EPA | GJK/EPA + witness point |
@@ -18,8 +18,8 @@
 //! "SAT + clipping" applies with [`crate::WorldSettings::polygon_sat`] (the
 //! default); without it polygon pairs take the GJK/EPA row. The ellipse
 //! kernels hand back the pairs they cannot certify (`None`), which then take
-//! the generic path; so do the rounded-polygon kernels when the core distance
-//! and the SAT disagree at touching cores.
+//! the generic path; so does the rounded-polygon penetration kernel when the
+//! cores are apart.
 //!
 //! Rounded shapes (capsules, rounded polygons) meet the generic path through
 //! their cores: GJK and EPA run on the cores and add the radii, which keeps
@@ -214,13 +214,7 @@ pub(crate) fn pair_penetration(
         (Shape::RoundedPolygon { .. }, Shape::Polygon(_) | Shape::RoundedPolygon { .. })
         | (Shape::Polygon(_), Shape::RoundedPolygon { .. }) => {
             let (ca, cb) = (rounded::polygon_core(a)?, rounded::polygon_core(b)?);
-            rounded::penetration(
-                ca,
-                xa,
-                cb,
-                xb,
-                small_pair(ca.0, cb.0, BRUTE_DISTANCE_MAX_PRODUCT),
-            )
+            rounded::penetration(ca, xa, cb, xb)
         }
         (Shape::Ellipse { .. }, _) | (_, Shape::Ellipse { .. }) => {
             ellipse::penetration(a, xa, b, xb)

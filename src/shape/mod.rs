@@ -96,7 +96,8 @@ impl Shape {
         }
     }
 
-    /// A box with half extents `hx`, `hy` (m), centred on the origin.
+    /// A box with half extents `hx`, `hy` (m), centred on the origin. Use
+    /// [`Shape::validate`] on untrusted input.
     pub fn rect(hx: f32, hy: f32) -> Shape {
         Shape::Polygon(Polygon::rect(hx, hy))
     }
@@ -104,7 +105,8 @@ impl Shape {
     /// A box of half extents `hx`, `hy` (m) rounded by `r`: its core is
     /// [`Shape::rect`]`(hx, hy)`, so the outline measures `2(hx + r)` by
     /// `2(hy + r)`, as Box2D's `b2MakeRoundedBox`. Use [`Shape::validate`] on
-    /// untrusted input; `r = 0` gives the plain box.
+    /// untrusted input (it checks `hx`, `hy` and `r`); `r = 0` gives the
+    /// plain box.
     pub fn rounded_rect(hx: f32, hy: f32, r: f32) -> Shape {
         if r == 0.0 {
             Shape::rect(hx, hy)
@@ -164,8 +166,9 @@ impl Shape {
     }
 
     /// Checks that every dimension is finite, positive and not absurd
-    /// (at most [`MAX_COORDINATE`]). Polygons are validated when built; a
-    /// rounded polygon's radius is checked here.
+    /// (at most [`MAX_COORDINATE`]): sizes, radii, and a box's half extents
+    /// ([`Shape::rect`] and [`Shape::rounded_rect`] take them on trust).
+    /// Other polygons are validated when built.
     pub fn validate(&self) -> Result<(), ShapeError> {
         match *self {
             Shape::Circle { radius } => check_dim("radius", radius).map(|_| ()),
@@ -180,8 +183,11 @@ impl Shape {
                 check_dim("rx", rx)?;
                 check_dim("ry", ry).map(|_| ())
             }
-            Shape::Polygon(_) => Ok(()),
-            Shape::RoundedPolygon { radius, .. } => check_dim("radius", radius).map(|_| ()),
+            Shape::Polygon(ref p) => check_core(p),
+            Shape::RoundedPolygon { ref core, radius } => {
+                check_core(core)?;
+                check_dim("radius", radius).map(|_| ())
+            }
         }
     }
 
@@ -274,6 +280,21 @@ impl Shape {
                 q.length_squared() <= 1.0
             }
         }
+    }
+}
+
+/// A box ([`Shape::rect`], [`Shape::rounded_rect`]) takes its half extents
+/// on trust: they must be finite, > 0 and at most [`MAX_COORDINATE`]. (Both
+/// negative is the same box, listed from another corner, as
+/// [`Polygon::new`] may store a valid box.) Other polygons are valid when
+/// built.
+fn check_core(p: &Polygon) -> Result<(), ShapeError> {
+    match p.box_half_extents() {
+        Some(h) if !(h.x < 0.0 && h.y < 0.0) => {
+            check_dim("hx", h.x)?;
+            check_dim("hy", h.y).map(|_| ())
+        }
+        _ => Ok(()),
     }
 }
 
@@ -414,6 +435,24 @@ mod tests {
         assert!(Shape::capsule(1.0, -1.0).validate().is_err());
         assert!(Shape::ellipse(1.0, f32::INFINITY).validate().is_err());
         assert!(Shape::ellipse(1.0, 2.0).validate().is_ok());
+        // Boxes, rounded or not, name the bad half extent.
+        let hx = |v: f32| ShapeError::BadDimension {
+            what: "hx",
+            value: v,
+        };
+        assert_eq!(Shape::rect(-1.0, 1.0).validate(), Err(hx(-1.0)));
+        assert_eq!(Shape::rect(0.0, 1.0).validate(), Err(hx(0.0)));
+        assert!(Shape::rect(1.0, f32::NAN).validate().is_err());
+        assert!(Shape::rounded_rect(2.0e4, 1.0, 0.1).validate().is_err());
+        assert!(Shape::rounded_rect(1.0, -1.0, 0.1).validate().is_err());
+        assert!(Shape::rounded_rect(1.0, 1.0, -0.1).validate().is_err());
+        assert!(Shape::rounded_rect(1e-6, 1e4, 1e4).validate().is_ok());
+        // Built polygons are valid, boxes listed from any corner included.
+        let tri = Shape::polygon(&[Vec2::ZERO, Vec2::X, Vec2::Y]).unwrap();
+        assert!(tri.validate().is_ok());
+        let corners = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)];
+        let pts: Vec<Vec2> = corners.iter().map(|&(x, y)| Vec2::new(x, y)).collect();
+        assert!(Shape::polygon(&pts).unwrap().validate().is_ok());
     }
 
     #[test]

@@ -218,6 +218,26 @@ impl Polygon {
         }
     }
 
+    /// `(hx, hy)` when the vertices are exactly those of
+    /// [`Polygon::rect`]`(hx, hy)`, compared bit for bit (NaN included): a
+    /// box, whose half extents [`Polygon::rect`] takes on trust.
+    pub(crate) fn box_half_extents(&self) -> Option<Vec2> {
+        let h = *self.vertices.get(2)?;
+        let same = |a: &[Vec2], b: &[Vec2]| {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(p, q)| p.x.to_bits() == q.x.to_bits() && p.y.to_bits() == q.y.to_bits())
+        };
+        let corners = [
+            Vec2::new(-h.x, -h.y),
+            Vec2::new(h.x, -h.y),
+            h,
+            Vec2::new(-h.x, h.y),
+        ];
+        same(&self.vertices, &corners).then_some(h)
+    }
+
     /// Largest distance of a vertex from the origin (m).
     #[inline]
     pub fn bounding_radius(&self) -> f32 {
