@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Interleaved speed comparison with Box2D v3 (A B A B), one thread each.
-# Usage: tools/compare-box2d.sh BOX2D_BENCHMARK_BINARY [ROUNDS]
+# Usage: tools/compare-box2d.sh BOX2D_BENCHMARK_BINARY [ROUNDS [SCENE...]]
 # Prints, per scene and round, Box2D's and Minkowski's mean ms per step over
 # the same step count (Box2D's benchmark times steps 2..N; Minkowski's bench
 # times every step, so its first step is left out the same way).
@@ -12,8 +12,11 @@ cargo build --release -q
 # Box2D's benchmark writes a CSV per scene into its working directory.
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-declare -A steps=([joint_grid]=500 [tumbler]=750 [compounds]=500 [smash]=300 [washer]=500 [large_pyramid]=500)
-for scene in joint_grid tumbler compounds smash washer large_pyramid; do
+declare -A steps=([joint_grid]=500 [tumbler]=750 [compounds]=500 [smash]=300 [washer]=500 [large_pyramid]=500 [many_pyramids]=200 [rain]=1000 [junkyard]=800)
+shift $(( $# < 2 ? $# : 2 ))
+scenes=("$@")
+[ ${#scenes[@]} -gt 0 ] || scenes=(joint_grid tumbler compounds smash washer large_pyramid rain junkyard)
+for scene in "${scenes[@]}"; do
   n=${steps[$scene]}
   for r in $(seq "$rounds"); do
     b=$(cd "$scratch" && "$b2" -b="$scene" -w=1 -r=1 | grep -E '^run 0' | grep -Eo '[0-9]+\.[0-9]+')
