@@ -16,13 +16,18 @@ mod hot_reload;
 mod hud;
 mod inspector;
 mod joints;
+mod kill;
 mod overlays;
+mod picker;
+mod plots;
 mod record;
 mod rewind;
 mod scenes;
 mod screenshot;
+mod settings;
 mod theme;
 mod tools;
+mod widgets;
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -74,6 +79,10 @@ pub struct PlayArgs {
     /// Seed of the random polygon spawner.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// Panels to open at start-up: settings, plots, scenes (comma-separated
+    /// or repeated).
+    #[arg(long, value_name = "LIST")]
+    pub panel: Vec<String>,
 }
 
 /// Parses `WxH`.
