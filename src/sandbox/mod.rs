@@ -126,6 +126,8 @@ pub fn run(args: PlayArgs) -> Result<(), PlayError> {
     };
     // Everything that can fail on bad input fails here, before a window opens.
     let app = app::App::new(args).map_err(PlayError::BadInput)?;
+    // The web build has no `Instant`: the stage timers read the browser's clock.
+    minkowski::world::set_wall_clock(macroquad::miniquad::date::now);
     check_display().map_err(PlayError::Other)?;
     let capture = app.is_capture();
     let conf = macroquad::miniquad::conf::Conf {

@@ -38,6 +38,7 @@ pub fn save(path: &Path) -> Result<(), String> {
 }
 
 /// Where F12 screenshots go (made on the first one).
+#[cfg(not(target_arch = "wasm32"))]
 pub const SCREENSHOTS_DIR: &str = "screenshots";
 
 /// F12: saves this frame as `screenshots/screenshot-NNN.png`, the first

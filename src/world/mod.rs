@@ -20,5 +20,6 @@ pub use buried::BURIED_DEPTH;
 pub use crowding::{Crowding, MAX_START_OVERLAPS};
 pub use queries::{Explosion, RayCastHit, ShapeRef};
 pub use settings::{WorldSettings, DEFAULT_SUBSTEPS};
+pub use timer::set_wall_clock;
 pub use validate::{validate_body_def, BodyError, MAX_POSITION, MAX_SHAPES};
 pub use world::{ContactView, StepTimings, World, WorldEvent};
