@@ -76,7 +76,8 @@ fn serve(stream: TcpStream, dir: &Path, log: &Mutex<Vec<String>>) {
             )
             .and_then(|()| out.write_all(&body))
         }
-        None => out.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
+        None => out
+            .write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
     };
 }
 
@@ -171,7 +172,10 @@ fn the_web_build_draws_the_sandbox_in_a_browser() {
     assert!(status.success(), "chromium failed: {stderr}");
     let served = log.lock().unwrap().clone();
     for f in ["index.html", "mq_js_bundle.js", "minkowski.wasm"] {
-        assert!(served.iter().any(|s| s == f), "the page never asked for {f}: {served:?}");
+        assert!(
+            served.iter().any(|s| s == f),
+            "the page never asked for {f}: {served:?}"
+        );
     }
 
     let png = std::fs::read(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));

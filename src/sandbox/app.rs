@@ -89,7 +89,11 @@ pub struct App {
     /// Bodies the kill plane removed, by step.
     kills: KillLog,
     cam: Camera,
-    cam_fitted: bool,
+    /// The view follows the window (refits when its size changes) until
+    /// the user pans or zooms; F and a new scene turn it back on.
+    auto_fit: bool,
+    /// The window size of the last automatic fit.
+    fitted_for: Vec2,
     paused: bool,
     time_scale: f32,
     acc: f32,
@@ -183,7 +187,8 @@ impl App {
             kills: KillLog::default(),
             world,
             cam: Camera::fit(Aabb::new(Vec2::ZERO, Vec2::ONE), Vec2::new(1280.0, 720.0)),
-            cam_fitted: false,
+            auto_fit: true,
+            fitted_for: Vec2::ZERO,
             paused: args.paused,
             time_scale: 1.0,
             acc: 0.0,
@@ -264,12 +269,13 @@ impl App {
             self.now = get_time();
             let screen = Vec2::new(screen_width(), screen_height());
             self.cam.resize(screen);
-            if !self.cam_fitted {
+            // The web build's canvas takes its size after the first frames.
+            if self.auto_fit && self.fitted_for != screen {
                 match self.view {
                     Some(v) => self.cam.fit_to(v),
                     None => self.fit_camera(),
                 }
-                self.cam_fitted = true;
+                self.fitted_for = screen;
             }
             match self.capture.clone() {
                 Some(cap) => {
@@ -431,6 +437,10 @@ impl App {
     /// (not those that fell away).
     fn fit_camera(&mut self) {
         self.cam.fit_to(self.kill.fit_bounds(&self.world));
+        // F and a new scene drop `--view`.
+        self.view = None;
+        self.auto_fit = true;
+        self.fitted_for = self.cam.screen;
     }
 
     // ----- recording, rewind --------------------------------------------------

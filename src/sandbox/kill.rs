@@ -11,7 +11,8 @@
 //! the kill box and it is on gravity's downhill side of the box's centre
 //! (`(c − centre) · g > 0`, c its centre of mass), or when gravity is zero:
 //! a body thrown high above the scene comes back, one beside or below it
-//! does not. Static and kinematic bodies are never removed.
+//! does not. Static and kinematic bodies are never removed; sleeping ones
+//! are not looked at (they have not moved since they were awake).
 //!
 //! Each removal goes through the sandbox's one door for world changes as
 //! `InputEvent::Remove`, so a recording holds it and a replay removes the
@@ -57,7 +58,9 @@ impl KillBox {
         let centre = self.limit.center();
         world
             .bodies()
-            .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
+            // A sleeping body has not moved since it was last looked at
+            // (and a change of gravity wakes every body).
+            .filter(|(_, b)| b.kind() == BodyKind::Dynamic && b.is_awake())
             .filter(|(_, b)| !b.aabb().overlaps(&self.limit))
             .filter(|(_, b)| g == Vec2::ZERO || (b.center_of_mass() - centre).dot(g) > 0.0)
             .map(|(id, _)| id.index)

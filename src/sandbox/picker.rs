@@ -54,11 +54,21 @@ fn ron_files(_dir: &Path) -> Vec<PathBuf> {
     Vec::new()
 }
 
+/// `true` when two paths name the same file or folder (`scenes/x.ron` and
+/// `/repo/scenes/x.ron` do).
+pub fn same_path(a: &Path, b: &Path) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+}
+
 /// The list: the shipped scenes in their curated order, then the other
 /// files of `scenes/` and of `extra_dir` (the open scene's folder), sorted.
 pub fn entries(scenes_dir: &Path, extra_dir: Option<&Path>) -> Vec<Entry> {
     let mut files = ron_files(scenes_dir);
-    if let Some(d) = extra_dir.filter(|d| *d != scenes_dir && !d.as_os_str().is_empty()) {
+    if let Some(d) = extra_dir.filter(|d| !d.as_os_str().is_empty() && !same_path(d, scenes_dir)) {
         files.extend(ron_files(d));
     }
     let mut out: Vec<Entry> = BUILTIN_NAMES
@@ -78,7 +88,8 @@ pub fn entries(scenes_dir: &Path, extra_dir: Option<&Path>) -> Vec<Entry> {
         })
         .collect();
     for f in files {
-        if out.iter().any(|e| e.source == Source::File(f.clone())) {
+        let listed = |e: &Entry| matches!(&e.source, Source::File(p) if same_path(p, &f));
+        if out.iter().any(listed) {
             continue;
         }
         let label = f
@@ -98,7 +109,7 @@ pub fn entries(scenes_dir: &Path, extra_dir: Option<&Path>) -> Vec<Entry> {
 /// The entry for the open scene: its file, or its shipped name.
 pub fn index_of(entries: &[Entry], current: &Source) -> Option<usize> {
     entries.iter().position(|e| match (&e.source, current) {
-        (Source::File(a), Source::File(b)) => a == b,
+        (Source::File(a), Source::File(b)) => same_path(a, b),
         (Source::Builtin(a), Source::Builtin(b)) => a == b,
         // A shipped scene opened from the binary, listed as its file.
         (Source::File(a), Source::Builtin(b)) => {
@@ -121,19 +132,24 @@ pub fn neighbour(len: usize, current: Option<usize>, delta: i32) -> Option<usize
     Some((i + delta).rem_euclid(n) as usize)
 }
 
-const COLUMNS: usize = 4;
 const BUTTON_W: f32 = 170.0;
+
+/// Columns of buttons: four, or fewer in a narrow window.
+fn columns(screen: Vec2) -> usize {
+    (((screen.x - 24.0) / (BUTTON_W + 6.0)) as usize).clamp(1, 4)
+}
 
 /// The panel's rectangle: centred.
 pub fn rect(screen: Vec2, entries: &[Entry]) -> Rect {
+    let cols = columns(screen);
     let shipped = entries.iter().filter(|e| e.shipped).count();
     let others = entries.len() - shipped;
-    let rows = |n: usize| n.div_ceil(COLUMNS) as f32;
+    let rows = |n: usize| n.div_ceil(cols) as f32;
     let mut h = 44.0 + theme::LINE + rows(shipped) * (ROW_H + 6.0);
     if others > 0 {
         h += theme::LINE + 8.0 + rows(others) * (ROW_H + 6.0);
     }
-    let w = COLUMNS as f32 * (BUTTON_W + 6.0) + 18.0;
+    let w = cols as f32 * (BUTTON_W + 6.0) + 18.0;
     Rect::new(
         ((screen.x - w) * 0.5).max(0.0),
         ((screen.y - h) * 0.5 - 10.0).max(8.0),
@@ -150,12 +166,17 @@ pub fn draw(
     current: Option<usize>,
 ) -> Option<usize> {
     let r = rect(screen, entries);
+    let cols = columns(screen);
     draw_rectangle(r.x, r.y, r.w, r.h, Color::new(0.035, 0.04, 0.055, 0.97));
     draw_rectangle_lines(r.x, r.y, r.w, r.h, 1.0, theme::PANEL_BORDER);
     let x = r.x + 12.0;
     let mut y = r.y + 10.0;
     theme::text("Scenes", x, y, theme::FONT, theme::ACCENT);
-    let hint = "click to open · N / P: next / previous · F4 or Esc closes";
+    let hint = if cols >= 3 {
+        "click to open · N / P: next / previous · F4 or Esc closes"
+    } else {
+        "F4 or Esc closes"
+    };
     let hw = theme::text_width(hint, theme::FONT_SMALL);
     theme::text(
         hint,
@@ -173,16 +194,16 @@ pub fn draw(
         if group.is_empty() {
             continue;
         }
-        let title = if shipped {
-            "shipped (from scenes/ when the file is there, else built in)"
-        } else {
-            "other files"
+        let title = match (shipped, cols >= 3) {
+            (true, true) => "shipped (from scenes/ when the file is there, else built in)",
+            (true, false) => "shipped",
+            (false, _) => "other files",
         };
         theme::text(title, x, y, theme::FONT_SMALL, theme::TEXT_DIM);
         y += theme::LINE + 2.0;
         for (k, &i) in group.iter().enumerate() {
-            let bx = x + (k % COLUMNS) as f32 * (BUTTON_W + 6.0);
-            let by = y + (k / COLUMNS) as f32 * (ROW_H + 6.0);
+            let bx = x + (k % cols) as f32 * (BUTTON_W + 6.0);
+            let by = y + (k / cols) as f32 * (ROW_H + 6.0);
             if ui.button(
                 Rect::new(bx, by, BUTTON_W, ROW_H),
                 &entries[i].label,
@@ -191,7 +212,7 @@ pub fn draw(
                 picked = Some(i);
             }
         }
-        y += group.len().div_ceil(COLUMNS) as f32 * (ROW_H + 6.0) + 8.0;
+        y += group.len().div_ceil(cols) as f32 * (ROW_H + 6.0) + 8.0;
     }
     picked
 }
@@ -221,6 +242,13 @@ mod tests {
         }
         let i = index_of(&e, &Source::Builtin("newtons_cradle")).unwrap();
         assert_eq!(e[i].label, "newtons_cradle");
+        // The open scene's folder named another way is the same folder: no
+        // scene twice, and the open file is found.
+        let rel = Path::new("scenes");
+        let e2 = entries(rel, Some(&repo_scenes()));
+        assert_eq!(e2.len(), BUILTIN_NAMES.len());
+        let open = Source::File(repo_scenes().join("pendulum.ron"));
+        assert_eq!(e2[index_of(&e2, &open).unwrap()].label, "pendulum");
     }
 
     #[test]

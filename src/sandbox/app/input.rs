@@ -17,12 +17,14 @@ impl App {
         if wheel != 0.0 && !tools::over_toolbar(screen, mouse) && !on_panel {
             let factor = if wheel > 0.0 { 1.15 } else { 1.0 / 1.15 };
             self.cam.zoom_at(mouse, factor);
+            self.auto_fit = false;
         }
         let panning =
             is_mouse_button_down(MouseButton::Right) || is_mouse_button_down(MouseButton::Middle);
         if panning {
             if let Some(last) = self.pan_last {
                 self.cam.pan_pixels(mouse - last);
+                self.auto_fit = false;
             }
             self.pan_last = Some(mouse);
         } else {
