@@ -151,3 +151,19 @@ impl Player {
         self.cursor = self.events.partition_point(|(k, _)| *k < step);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recordings_go_to_their_folder_under_a_safe_name() {
+        let scene = Scene::builtin("bounce").unwrap();
+        let s = Session::start(&scene, "my scene: v2");
+        let p = s.path();
+        assert_eq!(p.parent(), Some(Path::new(RECORDINGS_DIR)));
+        let name = p.file_name().unwrap().to_str().unwrap();
+        assert!(name.starts_with("my_scene__v2-"), "{name}");
+        assert!(name.ends_with(".replay.ron"), "{name}");
+    }
+}
