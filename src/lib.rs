@@ -27,6 +27,7 @@ pub mod broadphase;
 pub mod dynamics;
 pub mod geometry;
 pub mod math;
+pub mod measure;
 pub mod narrowphase;
 pub mod replay;
 pub mod scene;

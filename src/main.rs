@@ -11,14 +11,19 @@
 //!
 //! Exit codes: 0 success, 1 replay divergence (or, for `play`, no display), 2 bad
 //! scene, replay file or arguments.
+//!
+//! Built for `wasm32` (the web build, `web/build.sh`) it is the sandbox alone.
 
 #![forbid(unsafe_code)]
 
+#[cfg(not(target_arch = "wasm32"))]
 mod cli;
 mod sandbox;
 
+#[cfg(not(target_arch = "wasm32"))]
 use clap::{Parser, Subcommand};
 
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Parser, Debug)]
 #[command(name = "minkowski", version, about = "2D rigid-body physics sandbox")]
 struct Cli {
@@ -26,6 +31,7 @@ struct Cli {
     command: Option<Command>,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Open the sandbox on a scene.
@@ -42,6 +48,7 @@ enum Command {
     Sweep(cli::SweepArgs),
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -63,5 +70,16 @@ fn main() {
             eprintln!("error: {e}");
             std::process::exit(1);
         }
+    }
+}
+
+/// The web build: the sandbox on the default scene (the shipped scenes are
+/// compiled in; the picker and N / P reach the others).
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    if let Err(sandbox::PlayError::BadInput(e) | sandbox::PlayError::Other(e)) =
+        sandbox::run(sandbox::PlayArgs::default())
+    {
+        macroquad::miniquad::error!("{e}");
     }
 }

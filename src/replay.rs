@@ -24,7 +24,9 @@
 //! Points are in world coordinates. `DragStart` and `Delete` pick the body under
 //! the point with [`World::body_at`] and do nothing when there is none;
 //! `DragMove` and `DragEnd` act on the current drag, if any; `Spawn` adds a body
-//! and does nothing when its spec is invalid. [`apply_input`] never panics.
+//! and does nothing when its spec is invalid; `Tune` changes a setting
+//! (gravity, substeps, sleep) and `Remove` takes a body out by slot index.
+//! [`apply_input`] never panics.
 //!
 //! ```
 //! use minkowski::replay::{InputEvent, Recorder};
@@ -48,6 +50,7 @@
 //! ```
 
 mod tools;
+mod tuning;
 
 use crate::math::Vec2;
 use crate::scene::{BodySpec, Scene, SceneError};
@@ -59,6 +62,7 @@ pub use tools::{
     apply_joint_tool, cut_joint, toggle_motor, JointTool, MOTOR_SPEED, MOTOR_TORQUE_PER_KG,
     SPRING_DAMPING, SPRING_HERTZ,
 };
+pub use tuning::Tuning;
 
 /// Steps between checkpoint hashes.
 pub const CHECKPOINT_EVERY: u64 = 60;
@@ -119,6 +123,14 @@ pub enum InputEvent {
         /// Impulse at full push (N·s).
         impulse: f32,
     },
+    /// Changes a world setting (see [`Tuning`]).
+    Tune(Tuning),
+    /// Removes the body in slot `index`, if there is one (the sandbox's kill
+    /// plane: bodies far outside the scene).
+    Remove {
+        /// Slot index (`BodyId::index`).
+        index: u32,
+    },
 }
 
 /// Applies one input to the world. Deterministic; never panics; invalid input
@@ -161,6 +173,16 @@ pub fn apply_input(world: &mut World, ev: &InputEvent) {
                 falloff: *radius,
                 impulse: *impulse,
             });
+        }
+        InputEvent::Tune(t) => t.apply(world),
+        InputEvent::Remove { index } => {
+            let id = world
+                .bodies()
+                .find(|(id, _)| id.index == *index)
+                .map(|(id, _)| id);
+            if let Some(id) = id {
+                world.remove_body(id);
+            }
         }
     }
 }

@@ -476,6 +476,47 @@ fn play_refuses_bad_input_with_exit_2_before_any_window() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let o = minkowski(&["play", "pendulum", "--screenshot", "x.png"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = minkowski(&["play", "pendulum", "--panel", "nope"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // A bad scene file: located error, exit 2, as the README says.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let broken = dir.join("play_broken.ron");
+    std::fs::write(
+        &broken,
+        "Scene(bodies: [(shape: Circle(r: 1.0), pos: (0, 0))]",
+    )
+    .unwrap();
+    let o = minkowski(&["play", broken.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("play_broken.ron:1:"), "{}", stderr(&o));
+    let invalid = dir.join("play_invalid.ron");
+    std::fs::write(
+        &invalid,
+        "Scene(bodies: [(shape: Circle(r: -1.0), pos: (0, 0))])",
+    )
+    .unwrap();
+    let o = minkowski(&["play", invalid.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("body 0"), "{}", stderr(&o));
+}
+
+/// `play NAME` opens a shipped scene by name, also where there is no
+/// `scenes/` folder (the copy compiled in): the scene loads, and only the
+/// missing display stops it (exit 1, not 2).
+#[test]
+fn play_opens_a_shipped_scene_by_name() {
+    let elsewhere = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    assert!(!elsewhere.join("scenes").exists());
+    for dir in [PathBuf::from(env!("CARGO_MANIFEST_DIR")), elsewhere] {
+        let o = Command::new(env!("CARGO_BIN_EXE_minkowski"))
+            .args(["play", "newtons_cradle", "--frames", "1"])
+            .current_dir(&dir)
+            .env_remove("DISPLAY")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(stderr(&o).contains("no X display"), "{}", stderr(&o));
+    }
 }
 
 #[test]

@@ -27,7 +27,7 @@ const LAYERS: &[&[&str]] = &[
     &["dynamics"],
     &["world"],
     &["scene"],
-    &["replay"],
+    &["replay", "measure"],
     &["cli", "sandbox", "main"],
 ];
 

@@ -6,7 +6,8 @@
 //! * the picture is not blank: the bodies' pixels are there,
 //! * two runs of the same scene and frame count give byte-identical PNGs.
 //!
-//! Further runs turn on every overlay, the inspector and the HUD, and the help.
+//! Further runs turn on every overlay, the inspector and the HUD; the
+//! settings, plots and scene picker panels; and the help.
 //!
 //! Without `xvfb-run` the test fails when `CI` is set and is skipped otherwise.
 //! `.ci/run` installs `xvfb` and `libgl1-mesa-dri`.
@@ -84,6 +85,21 @@ fn ink_fraction(png: &[u8]) -> f64 {
     ink as f64 / (img.width as usize * img.height as usize) as f64
 }
 
+/// Pixels in the theme's accent colour (1.0, 0.8, 0.2).
+fn accent_pixels(png: &[u8]) -> usize {
+    let img = Image::from_file_with_format(png, Some(ImageFormat::Png)).expect("decode PNG");
+    let accent = [255i32, 204, 51];
+    img.bytes
+        .chunks_exact(4)
+        .filter(|px| {
+            (0..3)
+                .map(|i| (px[i] as i32 - accent[i]).abs())
+                .sum::<i32>()
+                < 60
+        })
+        .count()
+}
+
 fn shipped_scenes() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -154,6 +170,20 @@ fn every_scene_renders_deterministically() {
     let b = render(first, &extra, &dir.join("all-2.png"));
     assert!(ink_fraction(&a) > 0.05, "overlay run: too little drawn");
     assert!(a == b, "overlay run: two runs gave different PNGs");
+    // The panels: settings, plots (after 20 steps of samples) and picker.
+    let extra = ["--panel", "settings,plots,scenes"];
+    let a = render(first, &extra, &dir.join("panels-1.png"));
+    let b = render(first, &extra, &dir.join("panels-2.png"));
+    // The panels' headings, the open buttons and the picker's current scene
+    // are in the accent colour: about 550 pixels at 640x400, where the HUD
+    // and toolbar alone have about 120.
+    let accent = accent_pixels(&a);
+    eprintln!("panel run: {accent} accent pixels");
+    assert!(
+        accent > 300,
+        "panel run: the panels are not there ({accent})"
+    );
+    assert!(a == b, "panel run: two runs gave different PNGs");
     render(first, &["--show-help"], &dir.join("help.png"));
     eprintln!(
         "sandbox smoke test: {} scene(s) in {:.1} s",

@@ -14,52 +14,7 @@ use minkowski::{BodyId, World};
 use std::io::Write;
 use std::path::Path;
 
-/// The deterministic world columns, in order (every column but `step_ms`
-/// and the bodies').
-pub const WORLD_COLUMNS: [&str; 12] = [
-    "step",
-    "time",
-    "kinetic",
-    "potential",
-    "total",
-    "momentum_x",
-    "momentum_y",
-    "angular_momentum",
-    "contacts",
-    "bodies",
-    "awake",
-    "max_penetration",
-];
-
-/// The values of [`WORLD_COLUMNS`] for the world as it is.
-pub fn world_columns(world: &World) -> [f64; 12] {
-    let step = world.step_index();
-    let g = world.settings().gravity;
-    let potential: f64 = world
-        .bodies()
-        .map(|(_, b)| -(b.mass() as f64) * (g.dot(b.center_of_mass()) as f64))
-        .sum();
-    let kinetic: f64 = world.bodies().map(|(_, b)| b.kinetic_energy() as f64).sum();
-    let p = world.linear_momentum();
-    let depth = world
-        .contacts()
-        .flat_map(|c| c.manifold.points().iter().map(|p| -p.separation))
-        .fold(0.0f32, f32::max);
-    [
-        step as f64,
-        step as f64 * world.settings().dt as f64,
-        kinetic,
-        potential,
-        kinetic + potential,
-        p.x as f64,
-        p.y as f64,
-        world.angular_momentum() as f64,
-        world.contact_point_count() as f64,
-        world.body_count() as f64,
-        world.awake_count() as f64,
-        depth as f64,
-    ]
-}
+pub use minkowski::measure::{world_columns, WORLD_COLUMNS};
 
 /// Output format, from the file's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

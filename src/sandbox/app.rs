@@ -13,21 +13,31 @@ use super::help;
 use super::hot_reload::Watcher;
 use super::hud::{self, HudInfo, Stats, Toast};
 use super::inspector::{self, Inspector};
+use super::kill::{KillBox, KillLog};
 use super::overlays::{self, Overlay, Overlays};
-use super::record::{Player, Session};
+use super::picker::{self, Entry, Source};
+use super::plots::{self, History};
+use super::record::{self, Player, Session};
 use super::rewind::Rewind;
 use super::scenes;
 use super::screenshot::{self, Capture};
+use super::settings::{self, NewBody};
 use super::theme;
 use super::tools::{self, ButtonTarget, SpawnKind, Spawner, Tool};
+use super::widgets::Widgets;
 use super::PlayArgs;
 use macroquad::prelude::*;
 use minkowski::scene::{BodySpec, Scene};
 use minkowski::world::WorldEvent;
-use minkowski::{Aabb, BodyId, BodyKind, World};
-use std::path::PathBuf;
+use minkowski::{Aabb, BodyId, BodyKind, World, WorldSettings};
+use std::path::Path;
+mod gestures;
 mod input;
+mod panels;
 mod scene_control;
+use panels::Panels;
+#[cfg(test)]
+mod tests;
 
 /// Most simulation steps per frame when catching up.
 pub const MAX_CATCH_UP: u32 = 8;
@@ -35,9 +45,9 @@ pub const MAX_CATCH_UP: u32 = 8;
 const CATCH_UP_BUDGET: f32 = 0.025;
 /// Longest frame time fed to the accumulator (s): a stall is not replayed.
 const MAX_FRAME_TIME: f32 = 0.25;
-/// Time scales reachable with `[` and `]`.
+/// Time scales reachable with `[` and `]` (the settings panel's slider
+/// reaches those between).
 pub const TIME_SCALES: [f32; 7] = [0.0625, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0];
-const DEFAULT_SCALE: usize = 4;
 /// Throw velocity per metre of drag (1/s).
 const THROW_GAIN: f32 = 4.0;
 /// Seconds a toast stays up.
@@ -66,18 +76,29 @@ enum Gesture {
 
 /// The whole sandbox.
 pub struct App {
-    scene_path: Option<PathBuf>,
+    /// Where the open scene came from (`None` for a replay).
+    source: Option<Source>,
     scene_name: String,
     /// The scene the world was built from (recordings embed it).
     scene: Scene,
     /// The world as loaded, for R.
     initial: World,
     world: World,
+    /// The scene's bounds and the kill plane around them.
+    kill: KillBox,
+    /// Bodies the kill plane removed, by step.
+    kills: KillLog,
     cam: Camera,
-    cam_fitted: bool,
+    /// The view follows the window (refits when its size changes) until
+    /// the user pans or zooms; F and a new scene turn it back on.
+    auto_fit: bool,
+    /// The window size of the last automatic fit.
+    fitted_for: Vec2,
     paused: bool,
-    scale_idx: usize,
+    time_scale: f32,
     acc: f32,
+    /// Wall-clock seconds at the start of this frame (0 before the first).
+    now: f64,
     tool: Tool,
     last_spawn: SpawnKind,
     spawner: Spawner,
@@ -103,6 +124,15 @@ pub struct App {
     pending_screenshot: bool,
     /// `--view`: the world rectangle to show at start-up instead of the scene.
     view: Option<Aabb>,
+    widgets: Widgets,
+    show_settings: bool,
+    show_plots: bool,
+    show_picker: bool,
+    /// The scenes the picker and N / P offer.
+    entries: Vec<Entry>,
+    history: History,
+    /// Material of spawned bodies.
+    new_body: NewBody,
 }
 
 impl App {
@@ -131,36 +161,38 @@ impl App {
             steps_per_frame: args.steps_per_frame.unwrap_or(1),
             out: args.screenshot.clone(),
         });
-        let (loaded, scene_path, player) = match &args.replay {
+        let panels = Panels::parse(&args.panel)?;
+        let (loaded, source, player) = match &args.replay {
             Some(path) => {
                 let (scene, p) = Player::load(path)?;
                 let mut loaded = scenes::from_scene(scene, None)?;
                 loaded.name = format!("replay: {}", path.display());
                 (loaded, None, Some(p))
             }
-            None => match args.scene.as_deref() {
-                Some(arg) => {
-                    let (loaded, path) = scenes::load_arg(arg)?;
-                    (loaded, path, None)
-                }
-                None => {
-                    let path = scenes::default_path();
-                    (scenes::load(path.as_deref())?, path, None)
-                }
-            },
+            None => {
+                let source = match args.scene.as_deref() {
+                    Some(arg) => scenes::resolve_arg(arg)?,
+                    None => scenes::default_source(),
+                };
+                (scenes::load(&source)?, Some(source), None)
+            }
         };
         let world = loaded.world;
         let mut app = App {
-            scene_path,
+            source,
             scene_name: loaded.name,
             scene: loaded.scene,
             initial: world.clone(),
+            kill: KillBox::of(&world),
+            kills: KillLog::default(),
             world,
             cam: Camera::fit(Aabb::new(Vec2::ZERO, Vec2::ONE), Vec2::new(1280.0, 720.0)),
-            cam_fitted: false,
+            auto_fit: true,
+            fitted_for: Vec2::ZERO,
             paused: args.paused,
-            scale_idx: DEFAULT_SCALE,
+            time_scale: 1.0,
             acc: 0.0,
+            now: 0.0,
             tool: Tool::Drag,
             last_spawn: SpawnKind::Box,
             spawner: Spawner::new(args.seed.unwrap_or(0x6d696e6b)),
@@ -183,7 +215,15 @@ impl App {
             inspect_arg,
             pending_screenshot: false,
             view: args.view.as_deref().map(parse_view).transpose()?,
+            widgets: Widgets::default(),
+            show_settings: panels.settings,
+            show_plots: panels.plots,
+            show_picker: panels.scenes,
+            entries: Vec::new(),
+            history: History::default(),
+            new_body: NewBody::default(),
         };
+        app.refresh_entries();
         app.rewind.after_step(&app.world);
         app.apply_inspect_arg()?;
         Ok(app)
@@ -220,21 +260,22 @@ impl App {
 
     /// The frame loop. Returns when the window closes or the capture is done.
     pub async fn run(mut self) -> Result<(), String> {
-        if let Some(p) = &self.scene_path {
-            if self.capture.is_none() {
-                self.watcher = Some(Watcher::new(p, get_time()));
-            }
+        self.now = get_time();
+        if self.capture.is_none() {
+            self.watch();
         }
         let mut frame = 0u32;
         loop {
+            self.now = get_time();
             let screen = Vec2::new(screen_width(), screen_height());
             self.cam.resize(screen);
-            if !self.cam_fitted {
+            // The web build's canvas takes its size after the first frames.
+            if self.auto_fit && self.fitted_for != screen {
                 match self.view {
                     Some(v) => self.cam.fit_to(v),
                     None => self.fit_camera(),
                 }
-                self.cam_fitted = true;
+                self.fitted_for = screen;
             }
             match self.capture.clone() {
                 Some(cap) => {
@@ -265,10 +306,6 @@ impl App {
 
     // ----- simulation -------------------------------------------------------
 
-    fn time_scale(&self) -> f32 {
-        TIME_SCALES[self.scale_idx]
-    }
-
     /// Feeds the accumulator and runs the due steps.
     fn advance(&mut self, frame_dt: f32) {
         if self.paused {
@@ -276,15 +313,16 @@ impl App {
             return;
         }
         let dt = self.world.settings().dt;
-        self.acc += frame_dt.min(MAX_FRAME_TIME) * self.time_scale();
+        self.acc += frame_dt.min(MAX_FRAME_TIME) * self.time_scale;
         let mut n = 0;
-        let started = std::time::Instant::now();
+        // macroquad's clock: `std::time::Instant` panics in the web build.
+        let started = get_time();
         while self.acc >= dt && n < MAX_CATCH_UP {
             self.step_once();
             self.acc -= dt;
             n += 1;
             // Heavy scenes: keep the window responsive rather than catch up.
-            if started.elapsed().as_secs_f32() > CATCH_UP_BUDGET {
+            if get_time() - started > CATCH_UP_BUDGET as f64 {
                 break;
             }
         }
@@ -296,8 +334,20 @@ impl App {
 
     /// One world step with everything that hangs off it.
     fn step_once(&mut self) {
-        if let Some(p) = self.player.as_mut() {
-            p.apply_due(&mut self.world);
+        let k = self.world.step_index();
+        match self.player.as_mut() {
+            // A replay removes what its recording removed.
+            Some(p) => {
+                let removed = p.apply_due(&mut self.world);
+                self.kills.note(k, removed);
+            }
+            None => {
+                let doomed = self.kill.doomed(&self.world);
+                for &index in &doomed {
+                    self.act(Action::Remove { index });
+                }
+                self.kills.note(k, doomed.len());
+            }
         }
         self.world.step();
         let replay = self
@@ -317,6 +367,7 @@ impl App {
             }
         }
         self.stats.step(self.world.timings());
+        self.history.push(&self.world);
         if let Some(r) = self.recorder.as_mut() {
             r.after_step(&self.world);
         }
@@ -354,14 +405,21 @@ impl App {
                 if let Some(r) = self.recorder.as_mut() {
                     r.record(step, &action);
                 }
-                self.rewind.truncate_after(step);
+                self.forget_future(step);
             }
             Err(e) => self.toast(e, theme::ERROR),
         }
     }
 
+    /// The world changed at step `k`: the snapshots and removals after it
+    /// are a future that no longer happens.
+    fn forget_future(&mut self, k: u64) {
+        self.rewind.truncate_after(k);
+        self.kills.forget_from(k);
+    }
+
     fn toast(&mut self, text: String, color: Color) {
-        let now = get_time();
+        let now = self.now;
         self.toasts.retain(|t| t.until > now);
         if self.toasts.len() >= 4 {
             self.toasts.remove(0);
@@ -375,15 +433,14 @@ impl App {
 
     // ----- scenes -----------------------------------------------------------
 
+    /// Fits the scene: its bounds at load and the bodies still in them
+    /// (not those that fell away).
     fn fit_camera(&mut self) {
-        let mut bounds: Option<Aabb> = None;
-        for (_, b) in self.world.bodies() {
-            let bb = b.aabb();
-            bounds = Some(bounds.map_or(bb, |u| u.union(&bb)));
-        }
-        let bounds =
-            bounds.unwrap_or_else(|| Aabb::new(Vec2::new(-10.0, -1.0), Vec2::new(10.0, 10.0)));
-        self.cam.fit_to(bounds);
+        self.cam.fit_to(self.kill.fit_bounds(&self.world));
+        // F and a new scene drop `--view`.
+        self.view = None;
+        self.auto_fit = true;
+        self.fitted_for = self.cam.screen;
     }
 
     // ----- recording, rewind --------------------------------------------------
@@ -417,8 +474,10 @@ impl App {
                 badge: self.badge(),
                 deterministic: self.capture.is_some(),
                 tool_hint: &self.hint_line(),
+                removed: self.kills.count_at(self.world.step_index()),
             };
             hud::draw(&self.world, &self.stats, &info);
+            self.draw_panels(screen);
             let ov: Vec<(&str, char, bool)> = Overlay::ALL
                 .iter()
                 .map(|o| (o.label(), o.key_char(), self.overlays.is_on(*o)))
@@ -433,16 +492,15 @@ impl App {
             hud::draw_error(e, screen);
         }
         if self.capture.is_none() {
-            hud::draw_toasts(&self.toasts, get_time(), screen);
+            hud::draw_toasts(&self.toasts, self.now, screen);
         }
         if self.show_help {
             help::draw(screen);
         }
         if self.pending_screenshot {
             self.pending_screenshot = false;
-            let p = screenshot::next_name();
-            match screenshot::save(&p) {
-                Ok(()) => self.toast(format!("saved {}", p.display()), theme::OK),
+            match screenshot::save_next() {
+                Ok(p) => self.toast(format!("saved {}", p.display()), theme::OK),
                 Err(e) => self.toast(e, theme::ERROR),
             }
         }
@@ -460,12 +518,7 @@ impl App {
 
     fn state_line(&self) -> String {
         let run = if self.paused { "PAUSED" } else { "running" };
-        let scale = self.time_scale();
-        let scale = if scale >= 1.0 {
-            format!("x{scale:.0}")
-        } else {
-            format!("x1/{:.0}", 1.0 / scale)
-        };
+        let scale = settings::scale_text(self.time_scale);
         let tool = format!("tool: {}", self.tool.label());
         format!("{run}  {scale}   {tool}")
     }
@@ -483,92 +536,6 @@ impl App {
             };
             (text, theme::OK)
         })
-    }
-
-    /// The laser from `from` toward `to`: each hit's point and normal, and
-    /// the ray reflected up to 8 times (world ray casts; nothing changes).
-    fn draw_laser(&mut self, from: Vec2, to: Vec2) {
-        let mut dir = (to - from).normalize_or_zero();
-        if dir == Vec2::ZERO {
-            return;
-        }
-        let mut origin = from;
-        let red = Color::new(1.0, 0.25, 0.3, 1.0);
-        for bounce in 0..=8 {
-            let hit = self.world.ray_cast(origin, dir, 200.0, u32::MAX);
-            let end = hit.map_or(origin + dir * 200.0, |h| h.point);
-            let alpha = 1.0 - bounce as f32 * 0.09;
-            let (a, b) = (self.cam.to_screen(origin), self.cam.to_screen(end));
-            draw_line(a.x, a.y, b.x, b.y, 2.0, theme::with_alpha(red, alpha));
-            let Some(h) = hit else {
-                break;
-            };
-            draw_circle(b.x, b.y, 4.0, theme::SELECTED);
-            let tip = self
-                .cam
-                .to_screen(h.point + h.normal * (24.0 / self.cam.scale));
-            draw_line(b.x, b.y, tip.x, tip.y, 1.5, theme::SELECTED);
-            if h.distance == 0.0 {
-                break;
-            }
-            // Reflect, and start just off the surface.
-            dir = dir - 2.0 * dir.dot(h.normal) * h.normal;
-            origin = h.point + h.normal * 1e-4;
-        }
-    }
-
-    fn draw_gestures(&self) {
-        // The mouse joint: anchor to target.
-        if let Some(d) = self.world.drag() {
-            if let Some(b) = self.world.body(d.body) {
-                let a = self.cam.to_screen(b.transform().apply(d.local_anchor));
-                let t = self.cam.to_screen(d.target);
-                theme::dashed(a, t, 5.0, 1.5, theme::SELECTED);
-                draw_circle(a.x, a.y, 3.5, theme::SELECTED);
-                draw_circle_lines(t.x, t.y, 6.0, 1.5, theme::SELECTED);
-            }
-        }
-        if let Gesture::Linking { from, .. } = self.gesture {
-            let to = self.cam.to_world(Vec2::from(mouse_position()));
-            theme::dashed(
-                self.cam.to_screen(from),
-                self.cam.to_screen(to),
-                6.0,
-                2.0,
-                theme::SELECTED,
-            );
-        }
-        if let Gesture::Throwing { from } = self.gesture {
-            let to = self.cam.to_world(Vec2::from(mouse_position()));
-            let v = (to - from) * THROW_GAIN;
-            let a = self.cam.to_screen(from);
-            theme::arrow(a, self.cam.to_screen(to), 2.0, theme::SELECTED);
-            // Ballistic preview for 1.5 s.
-            let g = self.world.settings().gravity;
-            let mut prev = a;
-            for i in 1..=30 {
-                let t = i as f32 * 0.05;
-                let p = self.cam.to_screen(from + v * t + 0.5 * g * t * t);
-                if i % 2 == 0 {
-                    draw_line(
-                        prev.x,
-                        prev.y,
-                        p.x,
-                        p.y,
-                        1.5,
-                        theme::with_alpha(theme::SELECTED, 0.6),
-                    );
-                }
-                prev = p;
-            }
-            theme::text(
-                &format!("{:.1} m/s", v.length()),
-                a.x + 8.0,
-                a.y + 6.0,
-                theme::FONT_SMALL,
-                theme::SELECTED,
-            );
-        }
     }
 }
 

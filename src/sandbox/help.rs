@@ -13,10 +13,18 @@ pub const CONTROLS: &[(&str, &[(&str, &str)])] = &[
             ("S", "step once (pauses)"),
             ("[  ]", "slower / faster time scale (1/16 .. 4x)"),
             ("R", "reset the scene"),
-            ("N  P", "next / previous scene in scenes/"),
+            ("N  P", "next / previous scene (the picker's list)"),
             ("Left  Right", "while paused: rewind / forward in time"),
-            ("F5", "start / stop recording (.replay.ron)"),
-            ("F12", "save a screenshot PNG"),
+            ("F5", "start / stop recording (into recordings/)"),
+            ("F12", "save a screenshot PNG (into screenshots/)"),
+        ],
+    ),
+    (
+        "Panels",
+        &[
+            ("F2", "settings: gravity, substeps, sleep, new bodies"),
+            ("F3", "plots: energy, momentum, contacts, step time"),
+            ("F4", "scene picker: shipped scenes and scenes/*.ron"),
         ],
     ),
     (

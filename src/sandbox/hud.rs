@@ -28,6 +28,12 @@ impl Stats {
         }
     }
 
+    /// The smoothed step time (ms); 0 before the first step.
+    #[cfg(test)]
+    pub fn step_ms(&self) -> f64 {
+        self.t.total
+    }
+
     /// Feeds one step's timings.
     pub fn step(&mut self, t: &StepTimings) {
         if !self.primed {
@@ -58,18 +64,26 @@ pub struct HudInfo<'a> {
     pub deterministic: bool,
     /// Active tool's hint.
     pub tool_hint: &'a str,
+    /// Bodies the kill plane removed so far.
+    pub removed: usize,
+}
+
+/// The HUD's height (it does not change from frame to frame); the
+/// step-time bar is left out in capture mode.
+pub fn height(deterministic: bool) -> f32 {
+    let timing_h = if deterministic {
+        theme::LINE
+    } else {
+        2.0 * theme::LINE + 20.0
+    };
+    9.0 * theme::LINE + timing_h + 16.0
 }
 
 /// Draws the HUD panel in the top-left corner.
 pub fn draw(world: &World, stats: &Stats, info: &HudInfo) {
     let (x, y) = (8.0, 8.0);
     let w = 330.0;
-    let timing_h = if info.deterministic {
-        theme::LINE
-    } else {
-        2.0 * theme::LINE + 20.0
-    };
-    let h = 8.0 * theme::LINE + timing_h + 16.0;
+    let h = height(info.deterministic);
     theme::panel(x, y, w, h);
     let mut ly = y + 8.0;
     let px = x + 10.0;
@@ -155,6 +169,15 @@ pub fn draw(world: &World, stats: &Stats, info: &HudInfo) {
         ),
         theme::TEXT,
     );
+    let (text, c) = if info.removed > 0 {
+        (
+            format!("fell out of the scene: {} removed", info.removed),
+            theme::ACCENT,
+        )
+    } else {
+        ("fell out of the scene: none".to_string(), theme::TEXT_DIM)
+    };
+    line(&mut ly, &text, c);
     // Step time by stage, as numbers and as a stacked bar.
     let t = &stats.t;
     let other = (t.total - t.broadphase - t.narrowphase - t.solver).max(0.0);
@@ -167,7 +190,7 @@ pub fn draw(world: &World, stats: &Stats, info: &HudInfo) {
     if info.deterministic {
         line(
             &mut ly,
-            "step time  -- (wall clock, hidden in capture)",
+            "step time  --  (hidden in capture)",
             theme::TEXT_DIM,
         );
     } else {

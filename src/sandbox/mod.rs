@@ -16,13 +16,18 @@ mod hot_reload;
 mod hud;
 mod inspector;
 mod joints;
+mod kill;
 mod overlays;
+mod picker;
+mod plots;
 mod record;
 mod rewind;
 mod scenes;
 mod screenshot;
+mod settings;
 mod theme;
 mod tools;
+mod widgets;
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -74,6 +79,10 @@ pub struct PlayArgs {
     /// Seed of the random polygon spawner.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// Panels to open at start-up: settings, plots, scenes (comma-separated
+    /// or repeated).
+    #[arg(long, value_name = "LIST")]
+    pub panel: Vec<String>,
 }
 
 /// Parses `WxH`.
@@ -117,6 +126,8 @@ pub fn run(args: PlayArgs) -> Result<(), PlayError> {
     };
     // Everything that can fail on bad input fails here, before a window opens.
     let app = app::App::new(args).map_err(PlayError::BadInput)?;
+    // The web build has no `Instant`: the stage timers read the browser's clock.
+    minkowski::world::set_wall_clock(macroquad::miniquad::date::now);
     check_display().map_err(PlayError::Other)?;
     let capture = app.is_capture();
     let conf = macroquad::miniquad::conf::Conf {

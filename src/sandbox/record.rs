@@ -12,6 +12,11 @@ use minkowski::scene::Scene;
 use minkowski::World;
 use std::path::{Path, PathBuf};
 
+/// Where F5 recordings go (made when the first one is saved).
+pub const RECORDINGS_DIR: &str = "recordings";
+/// `false` in the web build, which has no files to save to.
+pub const CAN_SAVE: bool = cfg!(not(target_arch = "wasm32"));
+
 /// An active recording.
 pub struct Session {
     path: PathBuf,
@@ -20,7 +25,7 @@ pub struct Session {
 
 impl Session {
     /// Starts recording a world freshly built from `scene`; the file will be
-    /// `<name>-NNN.replay.ron` in the current directory.
+    /// `recordings/<name>-NNN.replay.ron`, the first number not taken.
     pub fn start(scene: &Scene, name: &str) -> Session {
         let stem: String = name
             .chars()
@@ -37,7 +42,7 @@ impl Session {
         } else {
             stem
         };
-        let dir = super::screenshot::captures_dir();
+        let dir = Path::new(RECORDINGS_DIR);
         let path = (1..10_000)
             .map(|i| dir.join(format!("{stem}-{i:03}.replay.ron")))
             .find(|p| !p.exists())
@@ -63,9 +68,18 @@ impl Session {
         self.rec.after_step(world);
     }
 
-    /// Stops and writes the file.
+    /// The recording so far.
+    #[cfg(test)]
+    pub fn recording(&self) -> &minkowski::replay::Recording {
+        self.rec.recording()
+    }
+
+    /// Stops and writes the file (making its folder if need be).
     pub fn finish(self) -> Result<PathBuf, String> {
         let recording = self.rec.finish();
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
         recording
             .save(&self.path)
             .map_err(|e| format!("{}: {e}", self.path.display()))?;
@@ -98,17 +112,24 @@ impl Player {
         ))
     }
 
-    /// Applies the events due before the world's next step.
-    pub fn apply_due(&mut self, world: &mut World) {
+    /// Applies the events due before the world's next step; returns how
+    /// many bodies `Remove` events took out (the kill plane's, recorded).
+    pub fn apply_due(&mut self, world: &mut World) -> usize {
+        let mut removed = 0;
         while let Some((k, ev)) = self.events.get(self.cursor) {
             if *k > world.step_index() {
                 break;
             }
             if *k == world.step_index() {
+                let before = world.body_count();
                 apply_input(world, ev);
+                if matches!(ev, Action::Remove { .. }) {
+                    removed += before - world.body_count();
+                }
             }
             self.cursor += 1;
         }
+        removed
     }
 
     /// After a step: a message if the world's state hash differs from the
@@ -128,5 +149,21 @@ impl Player {
     /// Repositions after a rewind or reset to the world's step.
     pub fn seek(&mut self, step: u64) {
         self.cursor = self.events.partition_point(|(k, _)| *k < step);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recordings_go_to_their_folder_under_a_safe_name() {
+        let scene = Scene::builtin("bounce").unwrap();
+        let s = Session::start(&scene, "my scene: v2");
+        let p = s.path();
+        assert_eq!(p.parent(), Some(Path::new(RECORDINGS_DIR)));
+        let name = p.file_name().unwrap().to_str().unwrap();
+        assert!(name.starts_with("my_scene__v2-"), "{name}");
+        assert!(name.ends_with(".replay.ron"), "{name}");
     }
 }

@@ -1,13 +1,13 @@
-//! Where worlds come from: scene files (`minkowski::scene`), the default scene
-//! (`scenes/default.ron`, or the copy compiled into the library when the file
-//! is not there), and the list of scenes that N and P cycle through.
+//! Where worlds come from: scene files (`minkowski::scene`), the shipped
+//! scenes compiled into the library, and what `play SCENE` names.
 
+use super::picker::Source;
 use minkowski::scene::Scene;
 use minkowski::World;
 use std::path::{Path, PathBuf};
 
-/// The scene opened when none is named.
-pub const DEFAULT_SCENE: &str = "scenes/default.ron";
+/// The folder of scene files, relative to the working directory.
+pub const SCENES_DIR: &str = "scenes";
 
 /// A freshly loaded scene and its world.
 pub struct Loaded {
@@ -19,15 +19,20 @@ pub struct Loaded {
     pub scene: Scene,
 }
 
-/// Loads and builds a scene file, or the built-in default scene for `None`.
+/// Loads and builds a scene from a file or the shipped copies.
 /// Errors are ready to show: `file:line:col: message`.
-pub fn load(path: Option<&Path>) -> Result<Loaded, String> {
-    let scene = match path {
-        None => Scene::builtin("default")
-            .ok_or_else(|| "the built-in default scene is missing".to_string())?,
-        Some(p) => Scene::load(p).map_err(|e| e.to_string())?,
-    };
-    from_scene(scene, path)
+pub fn load(source: &Source) -> Result<Loaded, String> {
+    match source {
+        Source::Builtin(name) => {
+            let scene = Scene::builtin(name)
+                .ok_or_else(|| format!("the built-in scene {name:?} is missing"))?;
+            from_scene(scene, None)
+        }
+        Source::File(p) => {
+            let scene = Scene::load(p).map_err(|e| e.to_string())?;
+            from_scene(scene, Some(p))
+        }
+    }
 }
 
 /// Builds a scene's world.
@@ -46,19 +51,19 @@ pub fn from_scene(scene: Scene, path: Option<&Path>) -> Result<Loaded, String> {
 
 /// What `play SCENE` names: a file; or a shipped scene by name, opened from
 /// `scenes/NAME.ron` when that file exists (so hot reload works), else from
-/// the copy compiled into the library. Returns the file, if any.
-pub fn load_arg(arg: &Path) -> Result<(Loaded, Option<PathBuf>), String> {
+/// the copy compiled into the library.
+pub fn resolve_arg(arg: &Path) -> Result<Source, String> {
     let bare = arg.components().count() == 1 && arg.extension().is_none() && !arg.exists();
     if !bare {
-        return Ok((load(Some(arg))?, Some(arg.to_path_buf())));
+        return Ok(Source::File(arg.to_path_buf()));
     }
     let name = arg.to_string_lossy().to_string();
-    let file = Path::new("scenes").join(format!("{name}.ron"));
+    let file = Path::new(SCENES_DIR).join(format!("{name}.ron"));
     if file.is_file() {
-        return Ok((load(Some(&file))?, Some(file)));
+        return Ok(Source::File(file));
     }
-    match Scene::builtin(&name) {
-        Some(scene) => Ok((from_scene(scene, None)?, None)),
+    match minkowski::scene::BUILTIN_NAMES.iter().find(|n| **n == name) {
+        Some(n) => Ok(Source::Builtin(n)),
         None => Err(format!(
             "{name}: no such file, and not a shipped scene (one of: {})",
             minkowski::scene::BUILTIN_NAMES.join(", ")
@@ -67,47 +72,14 @@ pub fn load_arg(arg: &Path) -> Result<(Loaded, Option<PathBuf>), String> {
 }
 
 /// The scene to open at start-up when none is named: `scenes/default.ron` if
-/// it exists, otherwise (`None`) the built-in copy.
-pub fn default_path() -> Option<PathBuf> {
-    let p = PathBuf::from(DEFAULT_SCENE);
-    p.is_file().then_some(p)
-}
-/// Every `*.ron` scene in the directory of `current` (or `scenes/`), sorted by
-/// name, without replays.
-pub fn list(current: Option<&Path>) -> Vec<PathBuf> {
-    let dir = current
-        .and_then(|p| p.parent())
-        .filter(|d| !d.as_os_str().is_empty())
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("scenes"));
-    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| {
-                    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                    name.ends_with(".ron") && !name.ends_with(".replay.ron")
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
-}
-
-/// The neighbour of `current` in `list` (`delta` = +1 next, -1 previous), wrapping.
-pub fn neighbour(list: &[PathBuf], current: Option<&Path>, delta: i32) -> Option<PathBuf> {
-    if list.is_empty() {
-        return None;
+/// it exists, otherwise the built-in copy.
+pub fn default_source() -> Source {
+    let p = PathBuf::from(SCENES_DIR).join("default.ron");
+    if p.is_file() {
+        Source::File(p)
+    } else {
+        Source::Builtin("default")
     }
-    let n = list.len() as i32;
-    let i = current
-        .and_then(|c| {
-            list.iter()
-                .position(|p| p == c || p.file_name() == c.file_name())
-        })
-        .map(|i| i as i32)
-        .unwrap_or(if delta > 0 { -1 } else { 0 });
-    Some(list[(i + delta).rem_euclid(n) as usize].clone())
 }
 
 #[cfg(test)]
@@ -116,7 +88,7 @@ mod tests {
 
     #[test]
     fn builtin_default_scene_has_every_kind() {
-        let w = load(None).unwrap().world;
+        let w = load(&Source::Builtin("default")).unwrap().world;
         let mut kinds: Vec<&str> = w.bodies().map(|(_, b)| b.shape().kind_name()).collect();
         kinds.sort();
         kinds.dedup();
@@ -124,16 +96,14 @@ mod tests {
     }
 
     #[test]
-    fn neighbour_wraps() {
-        let l = vec![PathBuf::from("a.ron"), PathBuf::from("b.ron")];
-        assert_eq!(
-            neighbour(&l, Some(Path::new("b.ron")), 1),
-            Some(PathBuf::from("a.ron"))
-        );
-        assert_eq!(
-            neighbour(&l, Some(Path::new("a.ron")), -1),
-            Some(PathBuf::from("b.ron"))
-        );
-        assert_eq!(neighbour(&l, None, 1), Some(PathBuf::from("a.ron")));
+    fn a_shipped_scene_by_name() {
+        // From the repository root (cargo test's working directory) the
+        // file is there; either way it is newtons_cradle.
+        let s = resolve_arg(Path::new("newtons_cradle")).unwrap();
+        let loaded = load(&s).unwrap();
+        assert_eq!(loaded.scene, Scene::builtin("newtons_cradle").unwrap());
+        assert!(resolve_arg(Path::new("no_such_scene"))
+            .unwrap_err()
+            .contains("not a shipped scene"));
     }
 }

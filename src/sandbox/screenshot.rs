@@ -16,8 +16,8 @@ pub struct Capture {
     pub out: Option<PathBuf>,
 }
 
-/// Writes what has been drawn this frame as a PNG. Call after drawing and
-/// before `next_frame().await`.
+/// Writes what has been drawn this frame as a PNG (making its folder if
+/// need be). Call after drawing and before `next_frame().await`.
 pub fn save(path: &Path) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -37,23 +37,24 @@ pub fn save(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// A fresh name for an interactive screenshot: `screenshot-NNN.png` in the
-/// current directory.
-pub fn next_name() -> PathBuf {
-    let dir = captures_dir();
-    (1..10_000)
+/// Where F12 screenshots go (made on the first one).
+#[cfg(not(target_arch = "wasm32"))]
+pub const SCREENSHOTS_DIR: &str = "screenshots";
+
+/// F12: saves this frame as `screenshots/screenshot-NNN.png`, the first
+/// number not taken, and returns the path.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn save_next() -> Result<PathBuf, String> {
+    let dir = Path::new(SCREENSHOTS_DIR);
+    let p = (1..10_000)
         .map(|i| dir.join(format!("screenshot-{i:03}.png")))
         .find(|p| !p.exists())
-        .unwrap_or_else(|| dir.join("screenshot.png"))
+        .unwrap_or_else(|| dir.join("screenshot.png"));
+    save(&p).map(|()| p)
 }
 
-/// Where F5 recordings and F12 screenshots go: `captures/` (made on first
-/// use; git ignores it), or the current directory if it cannot be made.
-pub fn captures_dir() -> PathBuf {
-    let dir = PathBuf::from("captures");
-    if std::fs::create_dir_all(&dir).is_ok() {
-        dir
-    } else {
-        PathBuf::from(".")
-    }
+/// The web build has no files: the browser's own screenshot is the way.
+#[cfg(target_arch = "wasm32")]
+pub fn save_next() -> Result<PathBuf, String> {
+    Err("the web build cannot save files: use the browser's screenshot".into())
 }

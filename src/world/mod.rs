@@ -22,5 +22,6 @@ pub use crowding::{Crowding, MAX_START_OVERLAPS};
 pub use queries::{Explosion, RayCastHit, ShapeCastHit, ShapeRef};
 pub use script::{Action, Cue, Keyframe, Motion, Prefab, PrefabJoint, Script};
 pub use settings::{WorldSettings, DEFAULT_SUBSTEPS};
+pub use timer::set_wall_clock;
 pub use validate::{validate_body_def, BodyError, MAX_POSITION, MAX_SHAPES};
 pub use world::{ContactView, StepTimings, World, WorldEvent};

@@ -1,5 +1,22 @@
 //! Wall-clock stage timing for the HUD and benchmarks. Never read by the
-//! simulation itself. On wasm32 (no `Instant`) it reports zeros.
+//! simulation itself.
+//!
+//! Native builds use `std::time::Instant`. On wasm32 `Instant::now()`
+//! panics, so the stopwatch reads the clock handed to [`set_wall_clock`]
+//! (the sandbox's web build hands it the browser's) and reports zeros until
+//! one is set.
+
+/// Sets the clock (seconds, any origin) the stage timers read in a wasm32
+/// build, where `std::time::Instant` is unavailable. The first call wins;
+/// native builds ignore it and use `Instant`.
+pub fn set_wall_clock(now: fn() -> f64) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = imp::CLOCK.set(now);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = now;
+}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod imp {
@@ -26,17 +43,29 @@ mod imp {
 
 #[cfg(target_arch = "wasm32")]
 mod imp {
-    pub struct Stopwatch;
+    use std::sync::OnceLock;
+
+    pub static CLOCK: OnceLock<fn() -> f64> = OnceLock::new();
+
+    fn now_ms() -> f64 {
+        CLOCK.get().map_or(0.0, |f| f() * 1e3)
+    }
+
+    pub struct Stopwatch(f64);
 
     impl Stopwatch {
         pub fn start() -> Self {
-            Stopwatch
+            Stopwatch(now_ms())
         }
+        /// Milliseconds since the last lap (or start), and restarts.
         pub fn lap(&mut self) -> f64 {
-            0.0
+            let now = now_ms();
+            let ms = (now - self.0).max(0.0);
+            self.0 = now;
+            ms
         }
         pub fn elapsed_ms(&self) -> f64 {
-            0.0
+            (now_ms() - self.0).max(0.0)
         }
     }
 }

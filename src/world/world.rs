@@ -238,6 +238,25 @@ impl World {
         }
     }
 
+    /// Changes the substeps per step (ignored when 0). Takes effect at the
+    /// next step.
+    pub fn set_substeps(&mut self, n: u32) {
+        if n > 0 {
+            self.settings.substeps = n;
+        }
+    }
+
+    /// Changes the sleep thresholds: the speed (m/s) under which a body may
+    /// rest and the time (s) an island must rest to sleep. Ignored unless
+    /// both are finite and non-negative. Sleeping bodies stay asleep; the
+    /// thresholds apply from the next step.
+    pub fn set_sleep_thresholds(&mut self, velocity: f32, time: f32) {
+        if velocity.is_finite() && velocity >= 0.0 && time.is_finite() && time >= 0.0 {
+            self.settings.sleep_velocity = velocity;
+            self.settings.time_to_sleep = time;
+        }
+    }
+
     /// Adds a body. Fails, without changing the world, when the definition holds
     /// a bad shape or a non-finite or absurd number.
     pub fn add_body(&mut self, def: BodyDef) -> Result<BodyId, BodyError> {

@@ -9,18 +9,22 @@ impl App {
         self.handle_keys();
         let mouse = Vec2::from(mouse_position());
         let world_pt = self.cam.to_world(mouse);
+        // The panels take the mouse over them, and while a slider is held.
+        let on_panel = self.widgets.busy() || self.panel_at(screen, mouse);
 
         // Camera: wheel zooms around the cursor, right/middle drag pans.
         let (_, wheel) = mouse_wheel();
-        if wheel != 0.0 && !tools::over_toolbar(screen, mouse) {
+        if wheel != 0.0 && !tools::over_toolbar(screen, mouse) && !on_panel {
             let factor = if wheel > 0.0 { 1.15 } else { 1.0 / 1.15 };
             self.cam.zoom_at(mouse, factor);
+            self.auto_fit = false;
         }
         let panning =
             is_mouse_button_down(MouseButton::Right) || is_mouse_button_down(MouseButton::Middle);
         if panning {
             if let Some(last) = self.pan_last {
                 self.cam.pan_pixels(mouse - last);
+                self.auto_fit = false;
             }
             self.pan_last = Some(mouse);
         } else {
@@ -31,6 +35,8 @@ impl App {
         if is_mouse_button_pressed(MouseButton::Left) {
             if self.show_help {
                 self.show_help = false;
+            } else if on_panel {
+                // The panel handles it as it draws.
             } else if self.show_hud && tools::over_toolbar(screen, mouse) {
                 let labels: Vec<&str> = Overlay::ALL.iter().map(|o| o.label()).collect();
                 match tools::hit(&tools::buttons(screen, &labels), mouse) {
@@ -67,7 +73,7 @@ impl App {
                 if !is_mouse_button_down(MouseButton::Left) {
                     let v = (world_pt - from) * THROW_GAIN;
                     let shape = self.spawner.shape(self.last_spawn);
-                    let mut spec = BodySpec::new(shape, from);
+                    let mut spec = self.spawn_spec(shape, from);
                     spec.vel = v;
                     self.act(Action::Spawn(spec));
                     self.gesture = Gesture::Idle;
@@ -121,7 +127,8 @@ impl App {
         }
         if let Some(kind) = self.tool.spawn_kind() {
             let shape = self.spawner.shape(kind);
-            self.act(Action::Spawn(BodySpec::new(shape, at)));
+            let spec = self.spawn_spec(shape, at);
+            self.act(Action::Spawn(spec));
             return;
         }
         match self.tool {
@@ -215,12 +222,12 @@ impl App {
             self.paused = !self.paused;
             if !self.paused {
                 // Play resumes from here: the snapshots after it are a dead future.
-                self.rewind.truncate_after(self.world.step_index());
+                self.forget_future(self.world.step_index());
             }
         }
         if is_key_pressed(KeyCode::S) {
             self.paused = true;
-            self.rewind.truncate_after(self.world.step_index());
+            self.forget_future(self.world.step_index());
             self.step_once();
         }
         if is_key_pressed(KeyCode::R) {
@@ -232,11 +239,20 @@ impl App {
         if is_key_pressed(KeyCode::P) {
             self.cycle_scene(-1);
         }
-        if is_key_pressed(KeyCode::LeftBracket) && self.scale_idx > 0 {
-            self.scale_idx -= 1;
+        if is_key_pressed(KeyCode::LeftBracket) {
+            self.time_scale = step_scale(self.time_scale, -1);
         }
-        if is_key_pressed(KeyCode::RightBracket) && self.scale_idx + 1 < TIME_SCALES.len() {
-            self.scale_idx += 1;
+        if is_key_pressed(KeyCode::RightBracket) {
+            self.time_scale = step_scale(self.time_scale, 1);
+        }
+        if is_key_pressed(KeyCode::F2) {
+            self.show_settings = !self.show_settings;
+        }
+        if is_key_pressed(KeyCode::F3) {
+            self.show_plots = !self.show_plots;
+        }
+        if is_key_pressed(KeyCode::F4) {
+            self.toggle_picker();
         }
         if is_key_pressed(KeyCode::H) || is_key_pressed(KeyCode::F1) {
             self.show_help = !self.show_help;
@@ -267,6 +283,8 @@ impl App {
         if is_key_pressed(KeyCode::Escape) {
             if self.show_help {
                 self.show_help = false;
+            } else if self.show_picker {
+                self.show_picker = false;
             } else if self.gesture != Gesture::Idle {
                 if self.gesture == Gesture::Dragging {
                     self.act(Action::DragEnd);
@@ -322,4 +340,14 @@ impl App {
         }
         s
     }
+}
+
+/// The next preset time scale above (`dir` > 0) or below the current one.
+pub(super) fn step_scale(current: f32, dir: i32) -> f32 {
+    let next = if dir > 0 {
+        TIME_SCALES.iter().find(|&&s| s > current * 1.0001)
+    } else {
+        TIME_SCALES.iter().rev().find(|&&s| s < current * 0.9999)
+    };
+    next.copied().unwrap_or(current)
 }

@@ -1,6 +1,7 @@
 //! Opening, cycling, hot reloading and resetting scenes, and recording.
 
 use super::*;
+use minkowski::replay::Tuning;
 
 impl App {
     /// Replaces the world (reset, new scene, reload) and clears what pointed into it.
@@ -18,6 +19,8 @@ impl App {
         }
         self.rewind.clear();
         self.rewind.after_step(&self.world);
+        self.kills = KillLog::default();
+        self.history.clear();
         self.acc = 0.0;
         // The HUD's averages belong to the old world.
         self.stats = Stats::default();
@@ -26,23 +29,63 @@ impl App {
         }
     }
 
-    pub(super) fn open_scene(&mut self, path: PathBuf) {
-        match scenes::load(Some(&path)) {
+    /// Takes a freshly loaded scene (new, or the open one reloaded).
+    fn take_loaded(&mut self, loaded: scenes::Loaded) {
+        self.scene_name = loaded.name;
+        self.scene = loaded.scene;
+        self.kill = KillBox::of(&loaded.world);
+        self.initial = loaded.world.clone();
+        self.set_world(loaded.world);
+    }
+
+    /// Opens a scene from the picker, N / P or the command line.
+    pub(super) fn open(&mut self, source: Source) {
+        match scenes::load(&source) {
             Ok(loaded) => {
-                self.scene_name = loaded.name;
-                self.scene = loaded.scene;
-                self.initial = loaded.world.clone();
                 self.inspector = None;
                 self.inspector_open = false;
-                self.set_world(loaded.world);
+                self.take_loaded(loaded);
                 self.fit_camera();
-                self.watcher = Some(Watcher::new(&path, get_time()));
-                self.toast(format!("opened {}", path.display()), theme::OK);
-                self.scene_path = Some(path);
+                let what = match &source {
+                    Source::File(p) => p.display().to_string(),
+                    Source::Builtin(n) => format!("{n} (built in)"),
+                };
+                self.toast(format!("opened {what}"), theme::OK);
+                self.source = Some(source);
                 self.load_error = None;
+                self.watch();
+                self.refresh_entries();
             }
             Err(e) => self.toast(e, theme::ERROR),
         }
+    }
+
+    /// Watches the open scene's file for hot reload (not in the web build,
+    /// which has no files).
+    pub(super) fn watch(&mut self) {
+        self.watcher = match &self.source {
+            Some(Source::File(p)) if cfg!(not(target_arch = "wasm32")) => {
+                Some(Watcher::new(p, self.now))
+            }
+            _ => None,
+        };
+    }
+
+    /// Re-reads the list of scenes (shipped, and the files in `scenes/` and
+    /// beside the open scene).
+    pub(super) fn refresh_entries(&mut self) {
+        let dir = match &self.source {
+            Some(Source::File(p)) => p.parent().map(Path::to_path_buf),
+            _ => None,
+        };
+        self.entries = picker::entries(Path::new(scenes::SCENES_DIR), dir.as_deref());
+    }
+
+    /// The open scene's place in the list.
+    pub(super) fn current_entry(&self) -> Option<usize> {
+        self.source
+            .as_ref()
+            .and_then(|s| picker::index_of(&self.entries, s))
     }
 
     pub(super) fn cycle_scene(&mut self, delta: i32) {
@@ -53,15 +96,10 @@ impl App {
             );
             return;
         }
-        // The built-in default scene stands in for scenes/default.ron.
-        let current = self
-            .scene_path
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(scenes::DEFAULT_SCENE));
-        let list = scenes::list(Some(&current));
-        match scenes::neighbour(&list, Some(&current), delta) {
-            Some(p) => self.open_scene(p),
-            None => self.toast("no scenes found in scenes/".into(), theme::TEXT_DIM),
+        self.refresh_entries();
+        match picker::neighbour(self.entries.len(), self.current_entry(), delta) {
+            Some(i) => self.open(self.entries[i].source.clone()),
+            None => self.toast("no scenes to open".into(), theme::TEXT_DIM),
         }
     }
 
@@ -69,16 +107,13 @@ impl App {
         let Some(w) = self.watcher.as_mut() else {
             return;
         };
-        if !w.changed(get_time()) {
+        if !w.changed(self.now) {
             return;
         }
         let path = w.path().to_path_buf();
-        match scenes::load(Some(&path)) {
+        match scenes::load(&Source::File(path.clone())) {
             Ok(loaded) => {
-                self.scene_name = loaded.name;
-                self.scene = loaded.scene;
-                self.initial = loaded.world.clone();
-                self.set_world(loaded.world);
+                self.take_loaded(loaded);
                 self.load_error = None;
                 self.toast(format!("reloaded {}", path.display()), theme::OK);
             }
@@ -86,8 +121,21 @@ impl App {
         }
     }
 
+    /// The settings the panel changed from the scene's, applied to the world
+    /// as it is now (so recorded when recording).
+    fn carry_tuning(&mut self, tuned: WorldSettings) {
+        for t in Tuning::diff(self.world.settings(), &tuned) {
+            self.act(Action::Tune(t));
+        }
+    }
+
+    /// R: the scene from the start, with the settings panel's changes kept.
     pub(super) fn reset(&mut self) {
+        let tuned = *self.world.settings();
         self.set_world(self.initial.clone());
+        if self.player.is_none() {
+            self.carry_tuning(tuned);
+        }
         self.toast("reset".into(), theme::TEXT_DIM);
     }
 
@@ -112,7 +160,16 @@ impl App {
             );
             return;
         }
-        // A recording replays from the scene file, so it starts from the scene.
+        if !record::CAN_SAVE {
+            self.toast(
+                "the web build cannot save recordings (no files)".into(),
+                theme::TEXT_DIM,
+            );
+            return;
+        }
+        // A recording replays from the scene file, so it starts from the
+        // scene; the panel's settings are its first events.
+        let tuned = *self.world.settings();
         self.set_world(self.initial.clone());
         let s = Session::start(&self.scene, &self.scene_name);
         self.toast(
@@ -120,6 +177,7 @@ impl App {
             theme::ERROR,
         );
         self.recorder = Some(s);
+        self.carry_tuning(tuned);
     }
 
     pub(super) fn scrub(&mut self, delta: i32) {
@@ -141,6 +199,7 @@ impl App {
             Some(w) => {
                 self.world = w.clone();
                 self.gesture = Gesture::Idle;
+                self.history.rewind_to(self.world.step_index());
                 match self.player.as_mut() {
                     // A replay's snapshot holds the recorded drag: keep it.
                     Some(p) => p.seek(self.world.step_index()),
