@@ -53,26 +53,26 @@ fn set_values_reach_the_scene() {
 fn bad_overrides_are_located_errors_and_change_nothing() {
     let original = Scene::builtin("pit").unwrap();
     for (set, expect) in [
-        ("gravity", "rain: --set gravity: expected KEY=VALUE"),
+        ("gravity", "pit: --set gravity: expected KEY=VALUE"),
         (
             "generators.0.cont=100",
-            "rain: --set generators.0.cont: unknown field `cont`",
+            "pit: --set generators.0.cont: unknown field `cont`",
         ),
         (
             "bodies.9.friction=1",
-            "rain: --set bodies.9.friction: `bodies` has 3 entries: no index 9",
+            "pit: --set bodies.9.friction: `bodies` has 3 entries: no index 9",
         ),
         (
             "bodies.x.friction=1",
-            "rain: --set bodies.x.friction: `bodies` is a list: `x` is not an index",
+            "pit: --set bodies.x.friction: `bodies` is a list: `x` is not an index",
         ),
-        ("gravity=(0,", "rain: --set gravity: bad value `(0,`"),
+        ("gravity=(0,", "pit: --set gravity: bad value `(0,`"),
         (
             "seed.x=1",
-            "rain: --set seed.x: `seed` is a single value, not a list or a structure",
+            "pit: --set seed.x: `seed` is a single value, not a list or a structure",
         ),
-        ("bodies.0.friction=-1", "rain: body 0, field `friction`"),
-        ("dt=0", "rain: field `dt`: must be > 0"),
+        ("bodies.0.friction=-1", "pit: body 0, field `friction`"),
+        ("dt=0", "pit: field `dt`: must be > 0"),
     ] {
         let mut s = original.clone();
         let err = s.set(set, "pit").unwrap_err().to_string();
