@@ -171,20 +171,12 @@ pub fn draw(
     draw_rectangle_lines(r.x, r.y, r.w, r.h, 1.0, theme::PANEL_BORDER);
     let x = r.x + 12.0;
     let mut y = r.y + 10.0;
-    theme::text("Scenes", x, y, theme::FONT, theme::ACCENT);
     let hint = if cols >= 3 {
         "click to open · N / P: next / previous · F4 or Esc closes"
     } else {
         "F4 or Esc closes"
     };
-    let hw = theme::text_width(hint, theme::FONT_SMALL);
-    theme::text(
-        hint,
-        r.x + r.w - 12.0 - hw,
-        y + 2.0,
-        theme::FONT_SMALL,
-        theme::TEXT_DIM,
-    );
+    theme::panel_header("Scenes", hint, x, r.x + r.w - 12.0, y);
     y += theme::LINE + 10.0;
     let mut picked = None;
     for shipped in [true, false] {

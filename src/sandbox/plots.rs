@@ -119,16 +119,7 @@ pub fn draw(history: &History, r: Rect, wall_clock: bool) {
     let x = r.x + 10.0;
     let w = r.w - 20.0;
     let mut y = r.y + 8.0;
-    theme::text("Plots", x, y, theme::FONT, theme::ACCENT);
-    let hint = "last 10 s simulated · F3 closes";
-    let hw = theme::text_width(hint, theme::FONT_SMALL);
-    theme::text(
-        hint,
-        x + w - hw,
-        y + 2.0,
-        theme::FONT_SMALL,
-        theme::TEXT_DIM,
-    );
+    theme::panel_header("Plots", "last 10 s simulated · F3 closes", x, x + w, y);
     y += theme::LINE + 4.0;
     let charts: [(&str, Vec<Series>); 4] = [
         (

@@ -102,16 +102,7 @@ pub fn draw(ui: &mut Widgets, screen: Vec2, v: &Values) -> Vec<Change> {
     let x = r.x + 12.0;
     let w = r.w - 24.0;
     let mut y = r.y + 8.0;
-    theme::text("Settings", x, y, theme::FONT, theme::ACCENT);
-    let hint = "F2 closes";
-    let hw = theme::text_width(hint, theme::FONT_SMALL);
-    theme::text(
-        hint,
-        x + w - hw,
-        y + 2.0,
-        theme::FONT_SMALL,
-        theme::TEXT_DIM,
-    );
+    theme::panel_header("Settings", "F2 closes", x, x + w, y);
     y += theme::LINE + 6.0;
     let heading = |y: &mut f32, s: &str| {
         theme::text(s, x, *y, theme::FONT_SMALL, theme::ACCENT);

@@ -116,6 +116,13 @@ pub fn panel(x: f32, y: f32, w: f32, h: f32) {
     draw_rectangle_lines(x, y, w, h, 1.0, PANEL_BORDER);
 }
 
+/// A panel's title at `(x, y)` and, right-aligned to `right`, a dim hint.
+pub fn panel_header(title: &str, hint: &str, x: f32, right: f32, y: f32) {
+    text(title, x, y, FONT, ACCENT);
+    let hw = text_width(hint, FONT_SMALL);
+    text(hint, right - hw, y + 2.0, FONT_SMALL, TEXT_DIM);
+}
+
 /// A line segment with an arrow head at `to` (screen pixels).
 pub fn arrow(from: Vec2, to: Vec2, thickness: f32, color: Color) {
     let d = to - from;
