@@ -7,7 +7,7 @@
 //! * two runs of the same scene and frame count give byte-identical PNGs.
 //!
 //! Further runs turn on every overlay, the inspector and the HUD; the
-//! settings, plots and scene picker panels; and the help.
+//! settings, plots and scene picker panels; the event log; and the help.
 //!
 //! Without `xvfb-run` the test fails when `CI` is set and is skipped otherwise.
 //! `.ci/run` installs `xvfb` and `libgl1-mesa-dri`.
@@ -87,8 +87,13 @@ fn ink_fraction(png: &[u8]) -> f64 {
 
 /// Pixels in the theme's accent colour (1.0, 0.8, 0.2).
 fn accent_pixels(png: &[u8]) -> usize {
+    color_pixels(png, [255, 204, 51])
+}
+
+/// Pixels within a small distance of `rgb`.
+fn color_pixels(png: &[u8], rgb: [i32; 3]) -> usize {
     let img = Image::from_file_with_format(png, Some(ImageFormat::Png)).expect("decode PNG");
-    let accent = [255i32, 204, 51];
+    let accent = rgb;
     img.bytes
         .chunks_exact(4)
         .filter(|px| {
@@ -184,6 +189,23 @@ fn every_scene_renders_deterministically() {
         "panel run: the panels are not there ({accent})"
     );
     assert!(a == b, "panel run: two runs gave different PNGs");
+    // The event log, its newest row hovered: the "begin" rows' red
+    // (theme::OV_CONTACT, (1.0, 0.3, 0.25)), which nothing else on this
+    // picture has (the contacts overlay is off).
+    let extra = ["--panel", "events", "--hover-event", "0"];
+    let a = render(first, &extra, &dir.join("events-1.png"));
+    let b = render(first, &extra, &dir.join("events-2.png"));
+    let red = color_pixels(&a, [255, 77, 64]);
+    let red_without = color_pixels(
+        &render(first, &[], &dir.join("events-0.png")),
+        [255, 77, 64],
+    );
+    eprintln!("event log run: {red} red pixels ({red_without} without the panel)");
+    assert!(
+        red > red_without + 200,
+        "event log run: no contact rows ({red} red pixels, {red_without} without)"
+    );
+    assert!(a == b, "event log run: two runs gave different PNGs");
     render(first, &["--show-help"], &dir.join("help.png"));
     eprintln!(
         "sandbox smoke test: {} scene(s) in {:.1} s",

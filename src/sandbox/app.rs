@@ -9,6 +9,7 @@
 
 use super::actions::{self, Action};
 use super::camera::Camera;
+use super::event_log::EventLog;
 use super::help;
 use super::hot_reload::Watcher;
 use super::hud::{self, HudInfo, Stats, Toast};
@@ -31,10 +32,12 @@ use minkowski::scene::{BodySpec, Scene};
 use minkowski::world::WorldEvent;
 use minkowski::{Aabb, BodyId, BodyKind, World, WorldSettings};
 use std::path::Path;
+mod evlog;
 mod gestures;
 mod input;
 mod panels;
 mod scene_control;
+use evlog::EventView;
 use panels::Panels;
 #[cfg(test)]
 mod tests;
@@ -133,6 +136,10 @@ pub struct App {
     history: History,
     /// Material of spawned bodies.
     new_body: NewBody,
+    /// The world's events, newest last (the F6 panel).
+    evlog: EventLog,
+    /// The event log panel's state.
+    events: EventView,
 }
 
 impl App {
@@ -222,7 +229,14 @@ impl App {
             entries: Vec::new(),
             history: History::default(),
             new_body: NewBody::default(),
+            evlog: EventLog::default(),
+            events: EventView {
+                hover_arg: args.hover_event,
+                ..EventView::default()
+            },
         };
+        app.events_new_world();
+        app.set_event_log(panels.events);
         app.refresh_entries();
         app.rewind.after_step(&app.world);
         app.apply_inspect_arg()?;
@@ -388,6 +402,7 @@ impl App {
                 theme::ERROR,
             );
         }
+        self.evlog.extend(events);
     }
 
     /// The single door for world-changing input: applies, records, and cuts
@@ -455,6 +470,9 @@ impl App {
         super::draw::world(&self.cam, &self.world, &self.selected());
         super::joints::draw(&self.cam, &self.world, self.overlays.is_on(Overlay::Joints));
         overlays::draw(&self.cam, &self.world, &self.overlays);
+        if self.show_hud {
+            self.draw_event_focus(screen);
+        }
         self.draw_gestures();
         if let Gesture::Aiming { from } = self.gesture {
             let to = self.cam.to_world(Vec2::from(mouse_position()));

@@ -25,6 +25,7 @@ pub const CONTROLS: &[(&str, &[(&str, &str)])] = &[
             ("F2", "settings: gravity, substeps, sleep, new bodies"),
             ("F3", "plots: energy, momentum, contacts, step time"),
             ("F4", "scene picker: shipped scenes and scenes/*.ron"),
+            ("F6", "event log: contacts, hits, sensors; hover to locate"),
         ],
     ),
     (

@@ -4,13 +4,16 @@
 //! One concept per file: [`app`] owns the state and the frame loop, [`camera`]
 //! maps metres to pixels, [`draw`] paints bodies, [`tools`] and [`actions`]
 //! turn the mouse into world changes, [`overlays`], [`hud`], [`help`] and
-//! [`inspector`] explain what the engine does, [`rewind`], [`hot_reload`],
+//! [`inspector`] explain what the engine does, [`event_log`] and
+//! [`event_panel`] list what it reports, [`rewind`], [`hot_reload`],
 //! [`record`] and [`screenshot`] handle time and files, [`scenes`] loads worlds.
 
 mod actions;
 mod app;
 mod camera;
 mod draw;
+mod event_log;
+mod event_panel;
 mod help;
 mod hot_reload;
 mod hud;
@@ -79,10 +82,14 @@ pub struct PlayArgs {
     /// Seed of the random polygon spawner.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Panels to open at start-up: settings, plots, scenes (comma-separated
-    /// or repeated).
+    /// Panels to open at start-up: settings, plots, scenes, events
+    /// (comma-separated or repeated).
     #[arg(long, value_name = "LIST")]
     pub panel: Vec<String>,
+    /// Show the event log's row K (0: the newest shown) as hovered, its
+    /// bodies outlined in the world, as the mouse would (for pictures).
+    #[arg(long, value_name = "K")]
+    pub hover_event: Option<usize>,
 }
 
 /// Parses `WxH`.

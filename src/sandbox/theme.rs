@@ -29,6 +29,9 @@ pub const SENSOR_LIT: Color = Color::new(0.55, 1.0, 0.45, 1.0);
 /// Selected bodies (inspector pair, dragged body).
 pub const SELECTED: Color = Color::new(1.0, 0.80, 0.20, 1.0);
 
+/// The event log's hovered event: its bodies' outlines.
+pub const EVENT_FOCUS: Color = Color::new(1.0, 0.35, 0.85, 1.0);
+
 /// Panels behind text.
 pub const PANEL: Color = Color::new(0.04, 0.045, 0.06, 0.86);
 /// Panel borders.

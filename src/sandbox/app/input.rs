@@ -14,7 +14,9 @@ impl App {
 
         // Camera: wheel zooms around the cursor, right/middle drag pans.
         let (_, wheel) = mouse_wheel();
-        if wheel != 0.0 && !tools::over_toolbar(screen, mouse) && !on_panel {
+        if wheel != 0.0 && self.scroll_event_log(screen, mouse, wheel) {
+            // The wheel scrolled the event log.
+        } else if wheel != 0.0 && !tools::over_toolbar(screen, mouse) && !on_panel {
             let factor = if wheel > 0.0 { 1.15 } else { 1.0 / 1.15 };
             self.cam.zoom_at(mouse, factor);
             self.auto_fit = false;
@@ -254,6 +256,9 @@ impl App {
         if is_key_pressed(KeyCode::F4) {
             self.toggle_picker();
         }
+        if is_key_pressed(KeyCode::F6) {
+            self.toggle_event_log();
+        }
         if is_key_pressed(KeyCode::H) || is_key_pressed(KeyCode::F1) {
             self.show_help = !self.show_help;
         }
@@ -294,6 +299,8 @@ impl App {
                 self.pick_first = None;
             } else if self.inspector_open {
                 self.inspector_open = false;
+            } else if self.events.open {
+                self.set_event_log(false);
             }
         }
         // Arrows: the inspector's iterations while it is open, time otherwise

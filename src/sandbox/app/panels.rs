@@ -1,5 +1,5 @@
-//! The settings panel, the plots and the scene picker, wired to the app:
-//! where they sit, what their changes do.
+//! The settings panel, the plots, the scene picker and the event log's
+//! button, wired to the app: where they sit, what their changes do.
 
 use super::*;
 use minkowski::scene::ShapeSpec;
@@ -14,10 +14,13 @@ pub struct Panels {
     pub plots: bool,
     /// The scene picker (F4).
     pub scenes: bool,
+    /// The event log (F6).
+    pub events: bool,
 }
 
 impl Panels {
-    /// Parses `--panel settings,plots,scenes` (comma-separated or repeated).
+    /// Parses `--panel settings,plots,scenes,events` (comma-separated or
+    /// repeated).
     pub fn parse(list: &[String]) -> Result<Panels, String> {
         let mut p = Panels::default();
         for item in list.iter().flat_map(|s| s.split(',')).map(str::trim) {
@@ -26,9 +29,10 @@ impl Panels {
                 "settings" => p.settings = true,
                 "plots" => p.plots = true,
                 "scenes" => p.scenes = true,
+                "events" => p.events = true,
                 _ => {
                     return Err(format!(
-                        "unknown panel {item:?}; expected settings, plots or scenes"
+                        "unknown panel {item:?}; expected settings, plots, scenes or events"
                     ))
                 }
             }
@@ -37,15 +41,22 @@ impl Panels {
     }
 }
 
-/// The buttons that open and close the panels, top right.
-fn panel_buttons(screen: Vec2) -> [(Rect, &'static str); 3] {
-    let (w, h, gap) = (96.0, 26.0, 4.0);
-    let x = screen.x - 8.0 - 3.0 * w - 2.0 * gap;
+/// The buttons that open and close the panels, top right; in a narrow
+/// window they shrink (and drop the key) to stay clear of the HUD.
+fn panel_buttons(screen: Vec2) -> [(Rect, &'static str); 4] {
+    let (h, gap) = (26.0, 4.0);
+    // Right of the HUD (8 + 330 px wide) with a margin.
+    let room = screen.x - 8.0 - 346.0 - 3.0 * gap;
+    let w = (room / 4.0).clamp(64.0, 96.0);
+    let x = screen.x - 8.0 - 4.0 * w - 3.0 * gap;
     let r = |i: f32| Rect::new(x + i * (w + gap), 8.0, w, h);
+    let full = w >= 90.0;
+    let label = |long: &'static str, short: &'static str| if full { long } else { short };
     [
-        (r(0.0), "F2 Settings"),
-        (r(1.0), "F3 Plots"),
-        (r(2.0), "F4 Scenes"),
+        (r(0.0), label("F2 Settings", "Settings")),
+        (r(1.0), label("F3 Plots", "Plots")),
+        (r(2.0), label("F4 Scenes", "Scenes")),
+        (r(3.0), label("F6 Events", "Events")),
     ]
 }
 
@@ -74,6 +85,7 @@ impl App {
             || (self.show_settings && settings::rect(screen).contains(p))
             || (self.show_plots && plots::rect(screen, self.plots_top()).contains(p))
             || (self.show_picker && picker::rect(screen, &self.entries).contains(p))
+            || (self.events.open && self.events_rect(screen).contains(p))
     }
 
     pub(super) fn toggle_picker(&mut self) {
@@ -94,15 +106,24 @@ impl App {
             },
         };
         self.widgets.begin(pointer);
-        let open = [self.show_settings, self.show_plots, self.show_picker];
+        let open = [
+            self.show_settings,
+            self.show_plots,
+            self.show_picker,
+            self.events.open,
+        ];
         for (i, (r, label)) in panel_buttons(screen).into_iter().enumerate() {
             if self.widgets.button(r, label, open[i]) {
                 match i {
                     0 => self.show_settings = !self.show_settings,
                     1 => self.show_plots = !self.show_plots,
-                    _ => self.toggle_picker(),
+                    2 => self.toggle_picker(),
+                    _ => self.toggle_event_log(),
                 }
             }
+        }
+        if self.events.open {
+            self.draw_event_log(screen);
         }
         if self.show_plots {
             let r = plots::rect(screen, self.plots_top());

@@ -27,6 +27,7 @@ impl App {
         if let Some(p) = self.player.as_mut() {
             p.seek(0);
         }
+        self.events_new_world();
     }
 
     /// Takes a freshly loaded scene (new, or the open one reloaded).
@@ -197,7 +198,12 @@ impl App {
         };
         match target {
             Some(w) => {
+                // Contact events are the event log's view setting, not
+                // part of the history: the snapshot takes the current one.
+                let contact_events = self.world.contact_events();
                 self.world = w.clone();
+                self.world.set_contact_events(contact_events);
+                self.evlog.jump(k, self.world.step_index());
                 self.gesture = Gesture::Idle;
                 self.history.rewind_to(self.world.step_index());
                 match self.player.as_mut() {

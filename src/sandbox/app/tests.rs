@@ -1,6 +1,7 @@
 //! The app without a window: what the panels, R, F5, N / P and the kill
 //! plane do to the world and to recordings.
 
+use super::super::event_log::Line;
 use super::*;
 use minkowski::replay::{Recording, Replayer, Tuning};
 use settings::Change;
@@ -202,4 +203,88 @@ fn time_scale_keys_walk_the_presets_from_anywhere() {
     assert_eq!(input::step_scale(0.7, -1), 0.5);
     assert_eq!(input::step_scale(4.0, 1), 4.0);
     assert_eq!(input::step_scale(0.0625, -1), 0.0625);
+}
+
+#[test]
+fn the_event_log_turns_contact_events_on_while_open_and_restores_them() {
+    let mut app = app("bounce");
+    assert!(!app.world.contact_events());
+    app.set_event_log(true);
+    assert!(app.world.contact_events());
+    // A new world while it is open gets them too; closing restores its own.
+    app.reset();
+    assert!(app.world.contact_events());
+    app.set_event_log(false);
+    assert!(!app.world.contact_events());
+    // A world that had them on keeps them after the panel closes.
+    app.world.set_contact_events(true);
+    app.set_event_log(true);
+    app.set_event_log(false);
+    assert!(app.world.contact_events());
+}
+
+#[test]
+fn the_event_log_has_each_ball_hitting_the_ground_and_changes_no_result() {
+    use super::super::event_log::Kind;
+    let mut open = app("bounce");
+    open.set_event_log(true);
+    let mut closed = app("bounce");
+    steps(&mut open, 120);
+    steps(&mut closed, 120);
+    // Contact events only report: the world moves the same.
+    assert_eq!(open.world.state_hash(), closed.world.state_hash());
+    assert_eq!(closed.evlog.total(), 0);
+    // (ball slot, speed) of every hit, oldest first.
+    let mut hits: Vec<(u32, f32)> = open
+        .evlog
+        .visible()
+        .filter_map(|l| match l {
+            Line::Event(WorldEvent::Hit {
+                body_a,
+                body_b,
+                speed,
+                ..
+            }) => Some((body_a.index.max(body_b.index), *speed)),
+            _ => None,
+        })
+        .collect();
+    hits.reverse();
+    assert_eq!(open.evlog.count(Kind::Hit), hits.len() as u64);
+    // Each ball falls 7.5 m onto the ground first: sqrt(2 g h) = 12.25 m/s
+    // (the contact begins a little before the touch, so a little slower).
+    for ball in 1..=5 {
+        let (_, v) = hits
+            .iter()
+            .find(|h| h.0 == ball)
+            .unwrap_or_else(|| panic!("no hit of ball {ball} in {hits:?}"));
+        assert!((11.5..=12.3).contains(v), "ball {ball}: {v} m/s");
+    }
+    // Each hit follows its contact's beginning.
+    assert!(open.evlog.count(Kind::ContactBegin) >= open.evlog.count(Kind::Hit));
+}
+
+#[test]
+fn a_rewind_marks_the_event_log_and_a_reset_clears_it() {
+    let mut app = app("bounce");
+    app.set_event_log(true);
+    steps(&mut app, 120);
+    assert!(app.evlog.total() > 0);
+    // Snapshots taken with contact events on do not turn them back on.
+    app.set_event_log(false);
+    app.paused = true;
+    app.scrub(-1);
+    assert!(!app.world.contact_events());
+    assert_eq!(
+        app.evlog.visible().next(),
+        Some(&Line::Jump { from: 120, to: 90 })
+    );
+    app.set_event_log(true);
+    app.scrub(-1);
+    assert!(app.world.contact_events());
+    assert_eq!(
+        app.evlog.visible().next(),
+        Some(&Line::Jump { from: 120, to: 60 })
+    );
+    app.reset();
+    assert_eq!((app.evlog.len(), app.evlog.total()), (0, 0));
 }
