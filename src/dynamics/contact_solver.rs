@@ -117,8 +117,20 @@ struct VelocityConstraint {
     rolling_arm: f32,
     angular_mass: f32,
     rolling_impulse: f32,
+    /// The pair approached faster than [`IMPACT_SPEED`] at step start: an
+    /// impact, whose impulses are not carried from substep to substep.
+    impact: bool,
     points: [VelocityPoint; 2],
 }
+
+/// Normal approach speed (m/s) from which a contact is an impact for the
+/// step: each substep then solves it from zero instead of warm starting it.
+/// An impact's impulse stops the approach in the first substep; applied
+/// again at the next substep's levers (the bodies have turned), it would be
+/// a wrong guess that the clamped iterations cannot always take back, and a
+/// hard strike of a thin body gained energy that way. Resting and slow
+/// contacts keep their warm start.
+pub(crate) const IMPACT_SPEED: f32 = 10.0;
 
 /// A contact point's geometry for the anchor update and the position pass:
 /// the feature kind, the feature points relative to A's and B's centres and
@@ -215,6 +227,7 @@ impl ContactConstraints {
         let mut points = [VelocityPoint::default(); 2];
         let mut geometry = [FeaturePoint::default(); 2];
         let mut approach = [0.0; 2];
+        let mut impact = false;
         for (i, (mp, f)) in m.points().iter().zip(features).enumerate() {
             let ra = mp.point - body_a.center;
             let rb = mp.point - body_b.center;
@@ -228,9 +241,10 @@ impl ContactConstraints {
             // under the pair's relative gravity (v² = v₀² - 2·a·s), or a
             // falling body would bounce with the speed it had a few cm
             // earlier.
+            let dv = sb.v + cross_sv(sb.w, rb) - sa.v - cross_sv(sa.w, ra);
+            impact |= dv.dot(n) < -IMPACT_SPEED;
             let mut vn0 = 0.0;
             if restitution != 0.0 {
-                let dv = sb.v + cross_sv(sb.w, rb) - sa.v - cross_sv(sa.w, ra);
                 vn0 = dv.dot(n);
                 let gravity_of = |b: &Body| {
                     if b.kind == super::BodyKind::Dynamic {
@@ -288,6 +302,7 @@ impl ContactConstraints {
             rolling_arm,
             angular_mass: if ii > 0.0 { 1.0 / ii } else { 0.0 },
             rolling_impulse: 0.0,
+            impact,
             points,
         });
         self.geometry.push(ContactGeometry {

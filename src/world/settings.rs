@@ -69,6 +69,17 @@ pub struct WorldSettings {
     /// Approach speed (m/s) from which a contact's beginning is also
     /// reported as a `Hit` event (with contact events on). Default 1.
     pub hit_speed: f32,
+    /// Continuous collision: a dynamic body that moved farther in a step
+    /// than half its thinnest part is swept back to its first time of impact
+    /// with a static or kinematic shape, so it cannot tunnel (Box2D v3's
+    /// continuous stage). On by default.
+    pub continuous: bool,
+    /// Largest turn (rad) a dynamic body may make in one step: its spin is
+    /// clamped to `max_rotation / dt` before each substep's position
+    /// update, as Box2D v3 does (its `B2_MAX_ROTATION`). Contacts hold their
+    /// anchors through the step; a body turning farther swings its corners
+    /// past what they guard. Default π/4: 47 rad/s at 60 Hz.
+    pub max_rotation: f32,
 }
 
 impl Default for WorldSettings {
@@ -93,6 +104,8 @@ impl Default for WorldSettings {
             polygon_sat: true,
             reuse_margin: 0.005,
             hit_speed: 1.0,
+            continuous: true,
+            max_rotation: 0.25 * std::f32::consts::PI,
         }
     }
 }

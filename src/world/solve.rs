@@ -28,6 +28,7 @@ impl World {
         let s = self.settings;
         let substeps = s.substeps.max(1);
         let h = s.dt / substeps as f32;
+        let max_spin = s.max_rotation / s.dt;
         let params = SolverParams {
             max_push_speed: s.max_push_speed,
             linear_slop: s.linear_slop,
@@ -198,8 +199,14 @@ impl World {
                 j.end_substep();
             }
             // Integrate positions (bodies that do not move stay put exactly).
+            // A dynamic body's turn per substep is capped: spinning faster,
+            // its corners would sweep through what the contacts guard.
             for &i in &moving {
                 let i = i as usize;
+                let b = &mut bodies[i];
+                if b.inv_inertia > 0.0 && b.w.abs() > max_spin {
+                    b.w = max_spin.copysign(b.w);
+                }
                 poses[i] = poses[i].integrate(&bodies[i], h);
             }
             for g in &integration {
@@ -257,7 +264,9 @@ impl World {
                 && rot.sin.is_finite())
             {
                 Some("non-finite state".to_string())
-            } else if sb.v.length() > max_speed || sb.w.abs() > max_speed {
+            } else if sb.v.length() + b.extent * sb.w.abs() > max_speed {
+                // The fastest point's speed: a small disc struck hard may
+                // rightly spin at thousands of rad/s.
                 Some(format!(
                     "speed beyond {max_speed} (v = {}, w = {})",
                     sb.v.length(),

@@ -40,6 +40,7 @@ impl World {
         self.wake_joined();
         self.timings.narrowphase = sw.lap();
         self.solve();
+        self.solve_continuous();
         self.timings.solver = sw.lap();
         self.update_sensors();
         self.update_sleep();
@@ -215,7 +216,10 @@ impl World {
             // in one step, so fast bodies meet their contacts before they tunnel.
             let closing =
                 (bb.v - ba.v).length() + ba.w.abs() * sa.reach() + bb.w.abs() * sb.reach();
-            let speculative = base + closing * dt;
+            // Capped at the pair's size: a contact farther than that is
+            // the continuous stage's to catch, and a huge reach makes ghost
+            // contacts that stop fast bodies short of anything real.
+            let speculative = base + (closing * dt).min(sa.reach() + sb.reach());
             // Polygon pairs (rounded or not) that barely moved keep their
             // manifold, remeasured in place with its impulses (see
             // `narrowphase::manifold_cache`); the others are collided with

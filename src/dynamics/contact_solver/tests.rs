@@ -25,6 +25,7 @@ fn a_nan_impulse_does_not_panic_the_velocity_pass() {
         rolling_arm: 0.1,
         angular_mass: 1.0,
         rolling_impulse: 0.0,
+        impact: false,
         points: [point, VelocityPoint::default()],
     };
     let body = SolverBody {

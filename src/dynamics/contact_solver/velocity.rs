@@ -46,6 +46,11 @@ pub(super) fn warm_one(c: &VelocityConstraint, bodies: &mut [SolverBody]) {
 /// left out, to spare its cost on resting stacks.
 pub(super) const TURNING_SPIN: f32 = 0.05;
 
+/// Turn (rad) of a pair within one substep, `h·(|ωa| + |ωb|)`, from which
+/// its contacts start the substep afresh instead of warm started: last
+/// substep's impulses were found at levers that have since swung far.
+pub(crate) const FAST_TURN: f32 = 0.25;
+
 /// Recomputes a constraint's anchors (kept as their lever arms along the
 /// normal and the tangent), normals, effective masses and velocity biases
 /// from the current poses (start of each substep with the substep `h`, and
@@ -75,7 +80,18 @@ pub(super) fn update_one(
     let (ba, bb) = (&bodies[g.a as usize], &bodies[g.b as usize]);
     let (qa, qb) = (&poses[g.a as usize], &poses[g.b as usize]);
     let curved = h > 0.0 && (g.count == 1 || ba.w.abs() + bb.w.abs() > TURNING_SPIN);
+    // A pair turning fast within the substep has moved its anchors far from
+    // where last substep's impulses were found: applied at the new levers
+    // they would be a wrong guess that can add energy, so it starts afresh.
+    let fresh = c.impact || h * (ba.w.abs() + bb.w.abs()) > FAST_TURN;
+    if fresh {
+        c.rolling_impulse = 0.0;
+    }
     for (p, f) in c.points.iter_mut().zip(&g.points[..g.count as usize]) {
+        if fresh {
+            p.normal_impulse = 0.0;
+            p.tangent_impulse = 0.0;
+        }
         let (s, n, ra, ab) = current_geometry(f, qa, qb);
         let rb = ra - ab;
         let mut curve = 0.0;
@@ -95,6 +111,15 @@ pub(super) fn update_one(
         let t = tangent(n);
         (p.arm_na, p.arm_nb) = (rna, rnb);
         (p.arm_ta, p.arm_tb) = (cross(ra, t), cross(rb, t));
+        if fresh {
+            // The levers have swung since the step began: the tangent mass
+            // follows them, as the normal mass always does.
+            let kt = ba.inv_mass
+                + bb.inv_mass
+                + ba.inv_inertia * p.arm_ta * p.arm_ta
+                + bb.inv_inertia * p.arm_tb * p.arm_tb;
+            p.tangent_mass = if kt > 0.0 { 1.0 / kt } else { 0.0 };
+        }
     }
     if g.count == 2 {
         (c.k, c.block_ok) = block_matrix(&c.points[0], &c.points[1], ba, bb);

@@ -77,6 +77,9 @@ struct VelocityBundle {
     /// The next bundle is of the same level: the two share no responding
     /// body, and the velocity pass may solve them side by side.
     independent_of_next: bool,
+    /// 1 in the lanes that are impacts this step (see `IMPACT_SPEED`), 0
+    /// in the others.
+    impact: F,
     /// The lanes whose bodies are stored back (see [`Writes`]).
     writes: Writes,
     /// The bodies' inverse masses and inertias (fixed through the step),
@@ -354,6 +357,7 @@ impl VelocityBundle {
             rolling_arm: 0.0,
             angular_mass: 0.0,
             rolling_impulse: 0.0,
+            impact: get(&self.impact, l) > 0.5,
             points: [point(&self.points[0]), point(&self.points[1])],
         }
     }
@@ -369,6 +373,7 @@ impl VelocityBundle {
         put(&mut self.k12, l, c.k[1]);
         put(&mut self.k22, l, c.k[2]);
         put(&mut self.inv_det, l, c.k[3]);
+        put(&mut self.impact, l, if c.impact { 1.0 } else { 0.0 });
         debug_assert_eq!(c.rolling_arm, 0.0, "a two-point manifold rolls");
         for (p, s) in self.points.iter_mut().zip(&c.points) {
             p.normal.set_lane(l, s.normal);

@@ -118,6 +118,7 @@ fn case(
             rolling_arm: 0.0,
             angular_mass: 0.0,
             rolling_impulse: 0.0,
+            impact: false,
             points,
         });
     }

@@ -96,7 +96,15 @@ pub(super) fn update_planar_on<const FACES: u8>(
     let inv_h = F::splat(inv_h);
     let max_push = F::splat(max_push);
     let im = ba.inv_mass + bb.inv_mass;
+    // See `super::super::velocity::update_one`: fast-turning pairs start
+    // the substep without the warm start.
+    let fresh = gt(
+        F::splat(h) * (ba.w.abs() + bb.w.abs()),
+        F::splat(super::super::velocity::FAST_TURN),
+    ) | gt(c.impact, F::splat(0.5));
     let anchors = |p: &mut PointW, f: &FeatureW| {
+        p.normal_impulse = select(fresh, F::ZERO, p.normal_impulse);
+        p.tangent_impulse = select(fresh, F::ZERO, p.tangent_impulse);
         let (s, n, ra, ab) = planar_geometry::<FACES>(f, &qa, &qb);
         let rb = ra - ab;
         let mut curve = F::ZERO;
@@ -113,6 +121,8 @@ pub(super) fn update_planar_on<const FACES: u8>(
         let t = tangent(n);
         (p.arm_na, p.arm_nb) = (rna, rnb);
         (p.arm_ta, p.arm_tb) = (cross(ra, t), cross(rb, t));
+        let kt = im + ba.inv_inertia * p.arm_ta * p.arm_ta + bb.inv_inertia * p.arm_tb * p.arm_tb;
+        p.tangent_mass = select(fresh, inv_or_zero(kt), p.tangent_mass);
         (rna, rnb, n)
     };
     let [p1, p2] = &mut c.points;

@@ -1,0 +1,187 @@
+//! Stage 7b: continuous collision. A dynamic body that moved farther in
+//! this step than half its thinnest part (counting the reach of its turn) is
+//! swept from its old pose to its new one against the static and kinematic
+//! shapes in its path; at the first time of impact (with rotation, see
+//! `geometry::toi`) it is put back to where it touches, keeping its
+//! velocity, and the next step's contact stops it. So a fast body cannot
+//! pass through a wall or the ground between two steps, as in Box2D v3's
+//! continuous stage.
+
+use super::world::World;
+use crate::dynamics::BodyKind;
+use crate::geometry::toi::{time_of_impact, Sweep, ToiOptions, ToiState};
+use crate::math::{Aabb, Iso, Rot};
+use crate::shape::Shape;
+
+/// A body is fast when its step moved some point of it by more than this
+/// fraction of its thinnest part.
+const FAST_FRACTION: f32 = 0.5;
+
+/// Half the thickness of a shape's thinnest direction (m): what a step may
+/// move the shape without it skipping through a thin wall.
+fn thinnest(shape: &Shape) -> f32 {
+    let polygon = |p: &crate::shape::Polygon| {
+        let v = p.vertices();
+        let c = v.iter().copied().sum::<crate::math::Vec2>() / v.len().max(1) as f32;
+        p.normals()
+            .iter()
+            .zip(v)
+            .map(|(n, a)| n.dot(*a - c))
+            .fold(f32::INFINITY, f32::min)
+            .max(0.0)
+    };
+    match shape {
+        Shape::Circle { radius } | Shape::Capsule { radius, .. } => *radius,
+        Shape::Polygon(p) => polygon(p),
+        Shape::RoundedPolygon { core, radius } => polygon(core) + radius,
+        Shape::Ellipse { rx, ry } => rx.min(*ry),
+    }
+}
+
+impl World {
+    /// Puts every fast dynamic body back to its first time of impact with a
+    /// static or kinematic shape this step, if it had one.
+    pub(super) fn solve_continuous(&mut self) {
+        if !self.settings.continuous {
+            return;
+        }
+        let slop = self.settings.linear_slop;
+        let options = ToiOptions {
+            target: slop,
+            tolerance: 0.25 * slop,
+            max_fraction: 1.0,
+        };
+        let mut ids = Vec::new();
+        for i in 0..self.slots.len() {
+            let Some(q) = self.scratch.solver_poses.get(i).copied() else {
+                break;
+            };
+            let Some(b) = self.slots[i].body.as_ref() else {
+                continue;
+            };
+            if b.kind != BodyKind::Dynamic || !b.awake || b.frozen {
+                continue;
+            }
+            // The turn this step: exact up to half a turn; beyond, the
+            // final angular velocity's.
+            let dt = self.settings.dt;
+            let turn = if (b.w * dt).abs() > std::f32::consts::FRAC_PI_2 {
+                b.w * dt
+            } else {
+                q.dq.angle()
+            };
+            let reach = q.dp.length() + turn.abs() * b.extent;
+            if reach <= slop {
+                continue;
+            }
+            let thin = b
+                .colliders
+                .iter()
+                .filter(|c| !c.sensor)
+                .map(|c| thinnest(&c.shape))
+                .fold(f32::INFINITY, f32::min);
+            if !(reach > FAST_FRACTION * thin) {
+                continue;
+            }
+            // The step's sweep of the body's frame.
+            let end = b.xf;
+            let start_rot = end.rot * Rot::from_angle(-turn);
+            let c1 = b.center;
+            let c0 = c1 - q.dp;
+            let body_sweep = Sweep {
+                local_center: b.local_center,
+                c0,
+                c1,
+                q0: start_rot,
+                angle: turn,
+            };
+            let start = Iso::from_parts(c0 - start_rot.apply(b.local_center), start_rot);
+            let mut bounds: Option<Aabb> = None;
+            for c in b.colliders.iter().filter(|c| !c.sensor) {
+                let swept = c
+                    .shape
+                    .aabb(&c.pose(&start))
+                    .union(&c.shape.aabb(&c.pose(&end)));
+                bounds = Some(bounds.map_or(swept, |a| a.union(&swept)));
+            }
+            let Some(bounds) = bounds else {
+                continue;
+            };
+            self.broadphase.query(&bounds, &mut ids);
+            let mut first = 1.0f32;
+            for &p in &ids {
+                let Some(proxy) = self.proxies.get(p as usize).copied() else {
+                    continue;
+                };
+                if proxy.body as usize == i {
+                    continue;
+                }
+                let Some(other) = self.slots[proxy.body as usize].body.as_ref() else {
+                    continue;
+                };
+                if other.kind == BodyKind::Dynamic || other.frozen {
+                    continue;
+                }
+                let Some(oc) = other.colliders.get(proxy.child as usize) else {
+                    continue;
+                };
+                let me = i as u32;
+                let pair = (me.min(proxy.body), me.max(proxy.body));
+                if oc.sensor || self.joined_no_collide(pair.0, pair.1) {
+                    continue;
+                }
+                let other_sweep = Sweep::still(&oc.pose(&other.xf), crate::math::Vec2::ZERO);
+                for c in b.colliders.iter().filter(|c| !c.sensor) {
+                    if !c.filter.collides_with(&oc.filter) {
+                        continue;
+                    }
+                    // The collider's own frame sweeps as the body's does,
+                    // about the same centre of mass.
+                    let sweep = Sweep {
+                        local_center: c.local.apply_inv(b.local_center),
+                        q0: start_rot * c.local.rot,
+                        ..body_sweep
+                    };
+                    let toi = time_of_impact(&oc.shape, &other_sweep, &c.shape, &sweep, &options);
+                    let touching = toi.state == ToiState::Overlapped
+                        || (toi.state == ToiState::Hit && toi.fraction == 0.0);
+                    if touching {
+                        // Already touching at the start (a contact the
+                        // solver holds, or a graze): sweep a small disc at
+                        // the shape's centroid instead, which still cannot
+                        // pass through the other shape (as Box2D v3).
+                        let g = c.shape.mass_properties(1.0).centroid;
+                        let core = Shape::circle(0.25 * thinnest(&c.shape));
+                        let core_sweep = Sweep {
+                            local_center: sweep.local_center - g,
+                            c0: sweep.c0,
+                            c1: sweep.c1,
+                            q0: sweep.q0,
+                            angle: sweep.angle,
+                        };
+                        let core_toi =
+                            time_of_impact(&oc.shape, &other_sweep, &core, &core_sweep, &options);
+                        // The core already at the surface (or in it): the
+                        // body is deep in the other shape; it stays put and
+                        // the contacts push it out, rather than going on
+                        // through.
+                        if matches!(core_toi.state, ToiState::Hit | ToiState::Overlapped) {
+                            first = first.min(core_toi.fraction.max(0.0));
+                        }
+                        continue;
+                    }
+                    if toi.state == ToiState::Hit && toi.fraction > 0.0 && toi.fraction < first {
+                        first = toi.fraction;
+                    }
+                }
+            }
+            if first < 1.0 {
+                let pose = body_sweep.at(first);
+                if let Some(b) = self.slots[i].body.as_mut() {
+                    b.xf = pose;
+                    b.center = pose.apply(b.local_center);
+                }
+            }
+        }
+    }
+}
