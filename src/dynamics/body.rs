@@ -57,6 +57,12 @@ pub struct BodyDef {
     /// (m/s); `None` takes [`crate::WorldSettings::sleep_velocity`].
     #[serde(default)]
     pub sleep_threshold: Option<f32>,
+    /// A bullet: continuous collision also against other dynamic bodies (not
+    /// only static and kinematic ones), so a small fast body cannot pass
+    /// through a thin moving one. Costs a time-of-impact sweep per step while
+    /// it moves fast. Default false.
+    #[serde(default)]
+    pub bullet: bool,
 }
 
 fn yes() -> bool {
@@ -130,6 +136,7 @@ impl BodyDef {
             gravity_scale: 1.0,
             awake: true,
             sleep_threshold: None,
+            bullet: false,
         }
     }
 
@@ -210,6 +217,11 @@ impl BodyDef {
         self.sleep_threshold = Some(v);
         self
     }
+    /// Makes the body a bullet (see [`BodyDef::bullet`]).
+    pub fn bullet(mut self, on: bool) -> Self {
+        self.bullet = on;
+        self
+    }
 }
 
 /// A rigid body owned by a [`crate::World`].
@@ -237,6 +249,9 @@ pub struct Body {
     /// Own sleep threshold (m/s), if not the world's.
     #[serde(default)]
     pub(crate) sleep_threshold: Option<f32>,
+    /// Continuous collision against dynamic bodies too.
+    #[serde(default)]
+    pub(crate) bullet: bool,
     pub(crate) awake: bool,
     pub(crate) sleep_time: f32,
     /// Island the body fell asleep with (wakes together).
@@ -401,6 +416,7 @@ impl Body {
             angular_damping: def.angular_damping,
             gravity_scale: def.gravity_scale,
             sleep_threshold: def.sleep_threshold,
+            bullet: def.bullet,
             awake: def.kind != BodyKind::Static && def.awake,
             sleep_time: 0.0,
             sleep_island: u32::MAX,
@@ -484,6 +500,12 @@ impl Body {
     pub fn is_awake(&self) -> bool {
         self.awake
     }
+    /// Whether the body is a bullet (continuous collision against dynamic
+    /// bodies too).
+    pub fn is_bullet(&self) -> bool {
+        self.bullet
+    }
+
     /// `true` after a numerical failure froze the body.
     pub fn is_frozen(&self) -> bool {
         self.frozen

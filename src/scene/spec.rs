@@ -70,6 +70,10 @@ pub struct BodySpec {
     /// (m/s). Default: the world's (0.05).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sleep_threshold: Option<f32>,
+    /// A bullet: continuous collision against dynamic bodies too (see
+    /// [`crate::BodyDef::bullet`]). Default false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bullet: bool,
     /// A kinematic body's motion profile (see [`MotionSpec`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub motion: Option<MotionSpec>,
@@ -138,6 +142,7 @@ impl BodySpec {
             linear_damping: 0.0,
             angular_damping: 0.0,
             sleep_threshold: None,
+            bullet: false,
             motion: None,
         }
     }

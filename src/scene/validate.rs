@@ -266,7 +266,8 @@ impl BodySpec {
             .velocity(self.vel)
             .angular_velocity(self.angvel)
             .damping(self.linear_damping, self.angular_damping)
-            .awake(self.awake);
+            .awake(self.awake)
+            .bullet(self.bullet);
         let def = match self.sleep_threshold {
             Some(v) => def.sleep_threshold(v),
             None => def,

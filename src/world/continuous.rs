@@ -5,7 +5,8 @@
 //! `geometry::toi`) it is put back to where it touches, keeping its
 //! velocity, and the next step's contact stops it. So a fast body cannot
 //! pass through a wall or the ground between two steps, as in Box2D v3's
-//! continuous stage.
+//! continuous stage. Bullets (`BodyDef::bullet`) are swept after the
+//! others, against dynamic bodies' final poses too.
 
 use super::world::World;
 use crate::dynamics::BodyKind;
@@ -40,7 +41,8 @@ fn thinnest(shape: &Shape) -> f32 {
 
 impl World {
     /// Puts every fast dynamic body back to its first time of impact with a
-    /// static or kinematic shape this step, if it had one.
+    /// static or kinematic shape this step (a bullet: with any other
+    /// non-bullet shape), if it had one.
     pub(super) fn solve_continuous(&mut self) {
         if !self.settings.continuous {
             return;
@@ -52,15 +54,29 @@ impl World {
             max_fraction: 1.0,
         };
         let mut ids = Vec::new();
-        for i in 0..self.slots.len() {
+        // Ordinary bodies first, against static and kinematic shapes; then
+        // bullets, against those and the other bodies' final poses too (as
+        // Box2D v3 orders them).
+        for bullets in [false, true] {
+            for i in 0..self.slots.len() {
+                self.sweep_body(i, bullets, &options, &mut ids);
+            }
+        }
+    }
+
+    /// Sweeps body `i` if it is a fast dynamic body of the pass (`bullets`
+    /// or not) and puts it back at its first time of impact.
+    fn sweep_body(&mut self, i: usize, bullets: bool, options: &ToiOptions, ids: &mut Vec<u32>) {
+        let slop = options.target;
+        {
             let Some(q) = self.scratch.solver_poses.get(i).copied() else {
-                break;
+                return;
             };
             let Some(b) = self.slots[i].body.as_ref() else {
-                continue;
+                return;
             };
-            if b.kind != BodyKind::Dynamic || !b.awake || b.frozen {
-                continue;
+            if b.kind != BodyKind::Dynamic || !b.awake || b.frozen || b.bullet != bullets {
+                return;
             }
             // The turn this step: exact up to half a turn; beyond, the
             // final angular velocity's.
@@ -72,7 +88,7 @@ impl World {
             };
             let reach = q.dp.length() + turn.abs() * b.extent;
             if reach <= slop {
-                continue;
+                return;
             }
             let thin = b
                 .colliders
@@ -81,7 +97,7 @@ impl World {
                 .map(|c| thinnest(&c.shape))
                 .fold(f32::INFINITY, f32::min);
             if !(reach > FAST_FRACTION * thin) {
-                continue;
+                return;
             }
             // The step's sweep of the body's frame.
             let end = b.xf;
@@ -105,11 +121,11 @@ impl World {
                 bounds = Some(bounds.map_or(swept, |a| a.union(&swept)));
             }
             let Some(bounds) = bounds else {
-                continue;
+                return;
             };
-            self.broadphase.query(&bounds, &mut ids);
+            self.broadphase.query(&bounds, ids);
             let mut first = 1.0f32;
-            for &p in &ids {
+            for &p in ids.iter() {
                 let Some(proxy) = self.proxies.get(p as usize).copied() else {
                     continue;
                 };
@@ -119,7 +135,8 @@ impl World {
                 let Some(other) = self.slots[proxy.body as usize].body.as_ref() else {
                     continue;
                 };
-                if other.kind == BodyKind::Dynamic || other.frozen {
+                // Dynamic bodies stop bullets only, and not other bullets.
+                if other.frozen || (other.kind == BodyKind::Dynamic && (!bullets || other.bullet)) {
                     continue;
                 }
                 let Some(oc) = other.colliders.get(proxy.child as usize) else {
@@ -142,7 +159,7 @@ impl World {
                         q0: start_rot * c.local.rot,
                         ..body_sweep
                     };
-                    let toi = time_of_impact(&oc.shape, &other_sweep, &c.shape, &sweep, &options);
+                    let toi = time_of_impact(&oc.shape, &other_sweep, &c.shape, &sweep, options);
                     let touching = toi.state == ToiState::Overlapped
                         || (toi.state == ToiState::Hit && toi.fraction == 0.0);
                     if touching {
@@ -160,7 +177,7 @@ impl World {
                             angle: sweep.angle,
                         };
                         let core_toi =
-                            time_of_impact(&oc.shape, &other_sweep, &core, &core_sweep, &options);
+                            time_of_impact(&oc.shape, &other_sweep, &core, &core_sweep, options);
                         // The core already at the surface (or in it): the
                         // body is deep in the other shape; it stays put and
                         // the contacts push it out, rather than going on
