@@ -166,14 +166,16 @@ pub fn body(cam: &Camera, body: &Body, selected: bool) {
             .map(|p| cam.to_screen(p))
             .collect();
         if let [a, b] = pts[..] {
-            // A segment: a line; a chain segment also marks its front (the
-            // colliding side) with short ticks along its right normal.
+            // A segment: a line; a chain segment long enough on screen also
+            // marks its front (the colliding side) with two short ticks
+            // along its right normal.
             draw_line(a.x, a.y, b.x, b.y, thickness + 1.5, edge);
-            if let Shape::ChainSegment { .. } = collider.shape() {
+            let long = a.distance(b) > 24.0;
+            if matches!(collider.shape(), Shape::ChainSegment { .. }) && long {
                 // Screen y points down: the right normal of a→b on screen
                 // is the world's left, so turn the other way.
                 let n = Vec2::new(-(b - a).y, (b - a).x).normalize_or_zero() * 5.0;
-                for k in [0.25f32, 0.5, 0.75] {
+                for k in [0.25f32, 0.75] {
                     let m = a.lerp(b, k);
                     draw_line(m.x, m.y, m.x + n.x, m.y + n.y, 1.0, with_alpha(edge, 0.6));
                 }
