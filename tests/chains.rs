@@ -177,10 +177,7 @@ fn settings() -> WorldSettings {
 
 /// A static body of the given shapes at the origin.
 fn ground(world: &mut World, shapes: Vec<Shape>, friction: f32) -> BodyId {
-    let defs = shapes
-        .into_iter()
-        .map(|s| ShapeDef::new(s))
-        .collect::<Vec<_>>();
+    let defs = shapes.into_iter().map(ShapeDef::new).collect::<Vec<_>>();
     let def = BodyDef::compound(defs, Vec2::ZERO)
         .kind(BodyKind::Static)
         .friction(friction);
