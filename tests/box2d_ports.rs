@@ -8,9 +8,9 @@
 //! `{origin, translation}` is our unit direction with `max_t = |translation|`,
 //! its fraction `t / max_t`.
 //!
-//! Not ported, for want of a segment shape: `RayCastShapeTest`'s
-//! `b2RayCastSegment` and `ShapeAABBTest`'s `b2ComputeSegmentAABB`. Not
-//! applicable: `LargeWorldManifoldTest` and `LargeWorldAABBTest` (Box2D's
+//! Box2D's segment (0, 1)..(0, −1) is our `Shape::segment`, and, for
+//! `b2RayCastSegment(…, oneSided = true)`, the chain segment over the same
+//! edge. Not applicable: `LargeWorldManifoldTest` and `LargeWorldAABBTest` (Box2D's
 //! double-precision build).
 
 use minkowski::geometry::cast::{self, shape_cast, CastOptions};
@@ -208,6 +208,14 @@ fn shape_aabb_test() {
     let b = Shape::rect(1.0, 1.0).aabb(&Iso::IDENTITY);
     assert!(small(b.min.x + 1.0, FLT_EPSILON) && small(b.min.y + 1.0, FLT_EPSILON));
     assert!(small(b.max.x - 1.0, FLT_EPSILON) && small(b.max.y - 1.0, FLT_EPSILON));
+    let b = segment().aabb(&Iso::IDENTITY);
+    assert!(small(b.min.x, FLT_EPSILON) && small(b.min.y + 1.0, FLT_EPSILON));
+    assert!(small(b.max.x, FLT_EPSILON) && small(b.max.y - 1.0, FLT_EPSILON));
+}
+
+/// Box2D's segment {(0, 1), (0, −1)}.
+fn segment() -> Shape {
+    Shape::segment(Vec2::new(0.0, 1.0), Vec2::new(0.0, -1.0))
 }
 
 #[test]
@@ -238,6 +246,32 @@ fn ray_cast_shape_test() {
             assert!(small(h.t / len - fraction, FLT_EPSILON), "{shape:?} {h:?}");
         }
     }
+    // b2RayCastSegment(&segment, &input, oneSided = true): fraction 0.5,
+    // normal (−1, 0). The segment runs down, so its front (right) is −x,
+    // facing the ray: the one-sided chain segment is hit too, and a ray
+    // from behind is not.
+    let one_sided = Shape::ChainSegment {
+        ghost1: Vec2::new(0.0, 2.0),
+        a: Vec2::new(0.0, 1.0),
+        b: Vec2::new(0.0, -1.0),
+        ghost2: Vec2::new(0.0, -2.0),
+    };
+    let seg = segment();
+    let hits = [
+        seg.ray_cast(&Iso::IDENTITY, o, dir, len).unwrap(),
+        one_sided.ray_cast(&Iso::IDENTITY, o, dir, len).unwrap(),
+        cast::ray_cast(&seg, &Iso::IDENTITY, o, dir, len).unwrap(),
+    ];
+    for h in hits {
+        assert!(small(h.normal.x + 1.0, FLT_EPSILON) && small(h.normal.y, FLT_EPSILON));
+        assert!(small(h.t / len - 0.5, FLT_EPSILON), "{h:?}");
+    }
+    let back = Vec2::new(4.0, 0.0);
+    assert!(one_sided
+        .ray_cast(&Iso::IDENTITY, back, -dir, len)
+        .is_none());
+    let h = seg.ray_cast(&Iso::IDENTITY, back, -dir, len).unwrap();
+    assert!(small(h.normal.x - 1.0, FLT_EPSILON) && small(h.t / len - 0.5, FLT_EPSILON));
 }
 
 // ---- test_distance.c ----

@@ -210,6 +210,9 @@ fn kind_of(s: &ShapeSpec) -> ShapeKind {
         ShapeSpec::Concave(_) => ShapeKind::Polygon,
         ShapeSpec::RoundedRect { .. } => ShapeKind::Rect,
         ShapeSpec::RoundedPolygon { .. } => ShapeKind::Polygon,
+        ShapeSpec::Segment { .. } | ShapeSpec::Chain { .. } => {
+            panic!("the rain generator makes no segments")
+        }
     }
 }
 

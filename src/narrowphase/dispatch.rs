@@ -13,7 +13,9 @@
 //! | circle / rounded polygon (either order) | point projection on the core | point projection on the core | EPA | GJK/EPA + witness point |
 //! | ellipse / polygon (either order) | scaled edge–disc test (`pair/ellipse/`) | certified edge/vertex walk | SAT on the polygon's normals + normal-foot roots | GJK/EPA + witness point |
 //! | ellipse / circle, capsule, rounded polygon (either order) | point–ellipse / segment–disc / edge–disc on the core, then the core's certified walk | certified walk on the core | EPA | GJK/EPA + witness point |
-//! | anything else (capsule / polygon or rounded polygon, capsule / capsule, larger rounded polygons, ellipse / ellipse) | GJK | GJK | EPA | GJK/EPA, then clipping where faces align |
+//! | segment or chain segment / segment or chain segment | GJK | GJK | EPA | none: shapes without area never collide |
+//! | chain segment / any shape with area (either order) | GJK | GJK | EPA | one-sided, ghost-vertex filtered GJK/EPA (`pair/chain.rs`) |
+//! | anything else (capsule / polygon or rounded polygon, capsule / capsule, larger rounded polygons, ellipse / ellipse, segment / shape with area) | GJK | GJK | EPA | GJK/EPA, then clipping where faces align |
 //!
 //! "SAT + clipping" applies with [`crate::WorldSettings::polygon_sat`] (the
 //! default); without it polygon pairs take the GJK/EPA row. The ellipse
@@ -27,12 +29,18 @@
 //! the radius, so a rounded box lying on any flat face clips to two points
 //! (`manifold.rs`).
 //!
+//! A segment is a core with radius 0 and two faces (its sides), so a box
+//! resting on one clips to two points on the generic path. A chain
+//! segment's queries other than the manifold are two-sided; its manifold is
+//! one-sided and judged against its ghost vertices so that bodies slide
+//! across a chain's inner vertices (`pair/chain.rs`).
+//!
 //! Every kernel follows the generic path's contract (unit normal A→B, points on
 //! the surfaces, the same `None` rules) and is exact up to f32 rounding; the
 //! unit tests of `pair` compare each with GJK/EPA.
 
 use super::manifold::{self, Manifold, PointFeature};
-use super::pair::{circle, ellipse, polygon, polygon_manifold, rounded};
+use super::pair::{chain, circle, ellipse, polygon, polygon_manifold, rounded};
 use crate::geometry::epa::{self, Penetration};
 use crate::geometry::gjk::{self, Closest, SimplexCache};
 use crate::math::Iso;
@@ -265,6 +273,11 @@ pub(crate) fn collide_with_features(
             let contact = polygon_manifold::polygon_overlap(pa, xa, pb, xb)
                 .unwrap_or_else(|| epa::contact(a, xa, b, xb, Some(cache), None));
             manifold::from_contact(a, xa, b, xb, &contact, speculative)
+        }
+        _ if !a.has_area() && !b.has_area() => (Manifold::default(), Default::default()),
+        (Shape::ChainSegment { .. }, _) => chain::collide_chain(a, xa, b, xb, speculative, cache),
+        (_, Shape::ChainSegment { .. }) => {
+            chain::flip(chain::collide_chain(b, xb, a, xa, speculative, cache))
         }
         _ => {
             let contact = epa::contact(a, xa, b, xb, Some(cache), None);

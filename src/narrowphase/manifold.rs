@@ -334,6 +334,26 @@ fn best_face(shape: &Shape, xf: &Iso, dir: Vec2) -> Option<(Face, f32)> {
                 local.x.abs(),
             ))
         }
+        // A segment's face is the side facing `dir`; a chain segment has
+        // only its front.
+        Shape::Segment { a, b } | Shape::ChainSegment { a, b, .. } => {
+            let n = crate::shape::right_normal(*a, *b);
+            let front = local.dot(n) >= 0.0 || matches!(shape, Shape::ChainSegment { .. });
+            let (v1, v2, n, id1, id2) = if front {
+                (a, b, n, 0, 1)
+            } else {
+                (b, a, -n, 1, 0)
+            };
+            let face = Face {
+                v1: xf.apply(*v1),
+                v2: xf.apply(*v2),
+                normal: xf.rot.apply(n),
+                radius: 0.0,
+                id1,
+                id2,
+            };
+            Some((face, local.dot(n)))
+        }
         Shape::Circle { .. } | Shape::Ellipse { .. } => None,
     }
 }

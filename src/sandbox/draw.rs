@@ -65,6 +65,10 @@ pub fn outline(shape: &Shape, xf: &Iso, px_per_m: f32) -> Vec<Vec2> {
                 })
                 .collect()
         }
+        // No area: the two ends (drawn as a line by `body`).
+        Shape::Segment { a, b } | Shape::ChainSegment { a, b, .. } => {
+            vec![xf.apply(*a), xf.apply(*b)]
+        }
     }
 }
 
@@ -161,6 +165,23 @@ pub fn body(cam: &Camera, body: &Body, selected: bool) {
             .into_iter()
             .map(|p| cam.to_screen(p))
             .collect();
+        if let [a, b] = pts[..] {
+            // A segment: a line; a chain segment long enough on screen also
+            // marks its front (the colliding side) with two short ticks
+            // along its right normal.
+            draw_line(a.x, a.y, b.x, b.y, thickness + 1.5, edge);
+            let long = a.distance(b) > 24.0;
+            if matches!(collider.shape(), Shape::ChainSegment { .. }) && long {
+                // Screen y points down: the right normal of a→b on screen
+                // is the world's left, so turn the other way.
+                let n = Vec2::new(-(b - a).y, (b - a).x).normalize_or_zero() * 5.0;
+                for k in [0.25f32, 0.75] {
+                    let m = a.lerp(b, k);
+                    draw_line(m.x, m.y, m.x + n.x, m.y + n.y, 1.0, with_alpha(edge, 0.6));
+                }
+            }
+            continue;
+        }
         // Fan from the centroid of the outline (convex shapes: always inside).
         let c = pts.iter().copied().sum::<Vec2>() / pts.len().max(1) as f32;
         // A sensor is a translucent zone that lights up while occupied.
@@ -185,6 +206,7 @@ pub fn body(cam: &Camera, body: &Body, selected: bool) {
     let reach = match body.shape() {
         Shape::Circle { radius } | Shape::Capsule { radius, .. } => *radius,
         Shape::Ellipse { rx, .. } => *rx,
+        Shape::Segment { .. } | Shape::ChainSegment { .. } => 0.0,
         Shape::Polygon(p) | Shape::RoundedPolygon { core: p, .. } => {
             // Where the ray lc + t·x leaves the polygon: the smallest exit
             // over the faces (moved out by the rounding radius, if any).

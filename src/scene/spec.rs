@@ -203,6 +203,40 @@ pub enum ShapeSpec {
         /// Rounding radius (m), ≥ 0.
         radius: f32,
     },
+    /// A two-sided line segment from `a` to `b` (body frame, m): no area,
+    /// so only on static or kinematic bodies, or beside shapes with area.
+    Segment {
+        /// First end (m).
+        a: Vec2,
+        /// Second end (m).
+        b: Vec2,
+    },
+    /// A chain: the polyline through `points` (body frame, m), closed into a
+    /// loop when `loop` is true, one one-sided segment per edge (see
+    /// [`crate::Shape::chain`]). Bodies collide on the right of each edge:
+    /// list terrain from right to left, a loop counter-clockwise to keep
+    /// bodies outside it (clockwise, inside). At least 2 points (a loop 3),
+    /// consecutive ones at least [`crate::shape::MIN_SEGMENT_LENGTH`] apart;
+    /// an open chain's list is checked as it is read, so its errors carry
+    /// the file's line and column.
+    Chain {
+        /// The points, in order (m).
+        #[serde(deserialize_with = "chain_points")]
+        points: Vec<Vec2>,
+        /// Whether the last point joins the first. Default false.
+        #[serde(rename = "loop", default, skip_serializing_if = "is_false")]
+        closed: bool,
+    },
+}
+
+/// Reads a chain's points and refuses, where the parser stands, what no
+/// chain accepts: fewer than 2 points, a non-finite or too large
+/// coordinate, repeated consecutive points.
+fn chain_points<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Vec2>, D::Error> {
+    let points = Vec::<Vec2>::deserialize(d)?;
+    crate::shape::Shape::chain(&points, false)
+        .map_err(|e| serde::de::Error::custom(format!("in the chain's points: {e}")))?;
+    Ok(points)
 }
 
 /// One more shape of a compound body, placed in the body frame, with its own

@@ -155,16 +155,29 @@ impl ShapeSpec {
                 shape.validate().map(|_| shape)
             }
             ShapeSpec::RoundedPolygon { points, radius } => Shape::rounded_polygon(points, *radius),
+            ShapeSpec::Segment { a, b } => {
+                let shape = Shape::segment(*a, *b);
+                shape.validate().map(|_| shape)
+            }
+            ShapeSpec::Chain { points, closed } => {
+                let mut edges = Shape::chain(points, *closed)?;
+                match edges.len() {
+                    1 => Ok(edges.remove(0)),
+                    n => Err(ShapeError::ManyShapes { shapes: n }),
+                }
+            }
         }
     }
 
-    /// The shapes: one, or a concave outline's convex pieces.
+    /// The shapes: one, a concave outline's convex pieces, or a chain's
+    /// segments.
     pub fn to_shapes(&self) -> Result<Vec<Shape>, ShapeError> {
         match self {
             ShapeSpec::Concave(points) => Ok(crate::shape::decompose(points)?
                 .into_iter()
                 .map(Shape::Polygon)
                 .collect()),
+            ShapeSpec::Chain { points, closed } => Shape::chain(points, *closed),
             other => Ok(vec![other.to_shape()?]),
         }
     }
@@ -180,6 +193,8 @@ impl ShapeSpec {
             ShapeSpec::Concave(_) => "Concave",
             ShapeSpec::RoundedRect { .. } => "RoundedRect",
             ShapeSpec::RoundedPolygon { .. } => "RoundedPolygon",
+            ShapeSpec::Segment { .. } => "Segment",
+            ShapeSpec::Chain { .. } => "Chain",
         }
     }
 }
@@ -258,6 +273,12 @@ impl BodySpec {
                     defs.len(),
                     crate::world::MAX_SHAPES
                 ),
+            ));
+        }
+        if self.kind == BodyKind::Dynamic && !defs.iter().any(|d| d.shape.has_area()) {
+            return Err(FieldError::new(
+                "shape",
+                "segments and chains have no area, so no mass: give the body `kind: Static` (or Kinematic), or a part with area",
             ));
         }
         let def = crate::BodyDef::compound(defs, self.pos)

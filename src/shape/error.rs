@@ -91,4 +91,30 @@ pub enum ShapeError {
         /// The value given.
         value: f32,
     },
+    /// A chain of several segments where one shape is needed.
+    #[error("the chain makes {shapes} segments; give it as a body's shape or part")]
+    ManyShapes {
+        /// Segments it makes.
+        shapes: usize,
+    },
+    /// A chain needs at least 2 points, a closed one (a loop) 3.
+    #[error("a chain needs at least {min} points, got {count}")]
+    ChainTooFewPoints {
+        /// Number of points given.
+        count: usize,
+        /// The least allowed.
+        min: usize,
+    },
+    /// Two consecutive points of a segment or chain (point `to` follows
+    /// point `from`) are closer than [`crate::shape::MIN_SEGMENT_LENGTH`].
+    #[error(
+        "point {to} repeats point {from}: consecutive points must be at least {} m apart",
+        super::MIN_SEGMENT_LENGTH
+    )]
+    ShortSegment {
+        /// Index of the earlier point.
+        from: usize,
+        /// Index of the later point.
+        to: usize,
+    },
 }

@@ -115,6 +115,13 @@ pub(super) fn compute(shape: &Shape, density: f32) -> MassProperties {
                 inertia: 0.25 * m * (rx * rx + ry * ry),
             }
         }
+        // No area, no mass; the midpoint stands as centroid so that a
+        // body's mass-less parts still average somewhere sensible.
+        Shape::Segment { a, b } | Shape::ChainSegment { a, b, .. } => MassProperties {
+            mass: 0.0,
+            centroid: 0.5 * (*a + *b),
+            inertia: 0.0,
+        },
     }
 }
 

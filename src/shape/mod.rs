@@ -7,6 +7,10 @@
 //! | polygon  | the polygon (boxes included)      | 0      |
 //! | rounded polygon | a polygon                  | r > 0  |
 //! | ellipse  | the ellipse, by its support only  | 0      |
+//! | segment, chain segment | the segment `a`..`b`  | 0      |
+//!
+//! Segments and chain segments have no area (see `segment.rs`): they give no
+//! mass, contain no point, and a chain segment collides on one side only.
 //!
 //! All geometry is in the body's local frame; [`Iso`] places it in the world.
 
@@ -16,6 +20,7 @@ mod mass;
 mod polygon;
 mod ray;
 mod rounded;
+mod segment;
 mod support;
 
 pub use decompose::{decompose, MAX_OUTLINE_VERTICES, MAX_PIECE_VERTICES};
@@ -23,6 +28,7 @@ pub use error::ShapeError;
 pub use mass::MassProperties;
 pub use polygon::Polygon;
 pub use ray::RayHit;
+pub use segment::{right_normal, MIN_SEGMENT_LENGTH};
 pub use support::{PointShape, SupportMap};
 
 use crate::math::Aabb;
@@ -70,6 +76,29 @@ pub enum Shape {
         rx: f32,
         /// Semi-axis along local y (m).
         ry: f32,
+    },
+    /// A two-sided line segment from `a` to `b` (local frame, m): no area,
+    /// no mass. See [`Shape::segment`].
+    Segment {
+        /// First end (m).
+        a: Vec2,
+        /// Second end (m).
+        b: Vec2,
+    },
+    /// One edge `a`→`b` of a chain (see [`Shape::chain`]): collides only
+    /// with what lies on its right (its front, along [`right_normal`]);
+    /// `ghost1` and `ghost2` are the chain's points before `a` and after
+    /// `b`, which let bodies slide across `a` and `b` without snagging.
+    /// Local frame, m; no area, no mass.
+    ChainSegment {
+        /// The chain point before `a` (m).
+        ghost1: Vec2,
+        /// Start of the edge (m).
+        a: Vec2,
+        /// End of the edge (m).
+        b: Vec2,
+        /// The chain point after `b` (m).
+        ghost2: Vec2,
     },
 }
 
@@ -188,11 +217,18 @@ impl Shape {
                 check_core(core)?;
                 check_dim("radius", radius).map(|_| ())
             }
+            Shape::Segment { a, b } => segment::check(a, b, &[]),
+            Shape::ChainSegment {
+                ghost1,
+                a,
+                b,
+                ghost2,
+            } => segment::check(a, b, &[ghost1, ghost2]),
         }
     }
 
     /// A short lowercase name of the shape kind ("circle", "capsule", "polygon",
-    /// "rounded polygon", "ellipse").
+    /// "rounded polygon", "ellipse", "segment", "chain segment").
     pub fn kind_name(&self) -> &'static str {
         match self {
             Shape::Circle { .. } => "circle",
@@ -200,6 +236,8 @@ impl Shape {
             Shape::Polygon(_) => "polygon",
             Shape::RoundedPolygon { .. } => "rounded polygon",
             Shape::Ellipse { .. } => "ellipse",
+            Shape::Segment { .. } => "segment",
+            Shape::ChainSegment { .. } => "chain segment",
         }
     }
 
@@ -234,6 +272,10 @@ impl Shape {
                 let e = Vec2::new(ex, ey);
                 Aabb::new(xf.translation - e, xf.translation + e)
             }
+            Shape::Segment { a, b } | Shape::ChainSegment { a, b, .. } => {
+                let (a, b) = (xf.apply(*a), xf.apply(*b));
+                Aabb::new(a.min(b), a.max(b))
+            }
         }
     }
 
@@ -254,6 +296,9 @@ impl Shape {
             Shape::Polygon(p) => p.bounding_radius(),
             Shape::RoundedPolygon { core, radius } => core.bounding_radius() + radius,
             Shape::Ellipse { rx, ry } => rx.max(*ry),
+            Shape::Segment { a, b } | Shape::ChainSegment { a, b, .. } => {
+                a.length().max(b.length())
+            }
         }
     }
 
@@ -279,6 +324,8 @@ impl Shape {
                 let q = Vec2::new(local.x / rx, local.y / ry);
                 q.length_squared() <= 1.0
             }
+            // No area: a point can lie on a segment but never inside it.
+            Shape::Segment { .. } | Shape::ChainSegment { .. } => false,
         }
     }
 }
@@ -344,6 +391,14 @@ impl SupportMap for Shape {
                 p.vertices()[p.support_index(d)]
             }
             Shape::Ellipse { rx, ry } => ellipse_support(*rx, *ry, d),
+            // Ties (d ⟂ segment) pick `a`, deterministically.
+            Shape::Segment { a, b } | Shape::ChainSegment { a, b, .. } => {
+                if d.dot(*b - *a) > 0.0 {
+                    *b
+                } else {
+                    *a
+                }
+            }
         }
     }
 
@@ -353,7 +408,10 @@ impl SupportMap for Shape {
             Shape::Circle { radius }
             | Shape::Capsule { radius, .. }
             | Shape::RoundedPolygon { radius, .. } => *radius,
-            Shape::Polygon(_) | Shape::Ellipse { .. } => 0.0,
+            Shape::Polygon(_)
+            | Shape::Ellipse { .. }
+            | Shape::Segment { .. }
+            | Shape::ChainSegment { .. } => 0.0,
         }
     }
 
@@ -370,6 +428,9 @@ impl SupportMap for Shape {
                 .fold(0.0f32, |m, v| m.max(v.distance(center))),
             // Every point of the ellipse is within max(rx, ry) of its centre.
             Shape::Ellipse { rx, ry } => center.length() + rx.max(*ry),
+            Shape::Segment { a, b } | Shape::ChainSegment { a, b, .. } => {
+                center.distance(*a).max(center.distance(*b))
+            }
         }
     }
 }

@@ -6,7 +6,9 @@
 //! * a polygon clips the ray by its edge lines (Cyrus–Beck);
 //! * a capsule takes the nearest of its two side faces and two end caps;
 //! * a rounded polygon takes the nearest of its offset edges and corner
-//!   circles.
+//!   circles;
+//! * a segment meets the ray's line where `n·(p - a) = 0` (`segment.rs`);
+//!   a chain segment only from its front.
 //!
 //! Shapes are solid: a ray that starts inside hits at `t = 0`, with the
 //! normal against the ray.
@@ -170,6 +172,8 @@ impl Shape {
                 best?
             }
             Shape::RoundedPolygon { core, radius } => rounded_enter(core, *radius, o, d)?,
+            Shape::Segment { a, b } => super::segment::ray(*a, *b, o, d, false)?,
+            Shape::ChainSegment { a, b, .. } => super::segment::ray(*a, *b, o, d, true)?,
         };
         if t > max_t || !t.is_finite() {
             return None;

@@ -36,6 +36,8 @@ fn thinnest(shape: &Shape) -> f32 {
         Shape::Polygon(p) => polygon(p),
         Shape::RoundedPolygon { core, radius } => polygon(core) + radius,
         Shape::Ellipse { rx, ry } => rx.min(*ry),
+        // No thickness: any motion beyond the slop is fast.
+        Shape::Segment { .. } | Shape::ChainSegment { .. } => 0.0,
     }
 }
 
@@ -168,7 +170,7 @@ impl World {
                         // the shape's centroid instead, which still cannot
                         // pass through the other shape (as Box2D v3).
                         let g = c.shape.mass_properties(1.0).centroid;
-                        let core = Shape::circle(0.25 * thinnest(&c.shape));
+                        let core = Shape::circle((0.25 * thinnest(&c.shape)).max(slop));
                         let core_sweep = Sweep {
                             local_center: sweep.local_center - g,
                             c0: sweep.c0,

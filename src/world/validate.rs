@@ -30,6 +30,10 @@ pub enum BodyError {
     /// A body needs at least one shape.
     #[error("a body needs at least one shape")]
     NoShapes,
+    /// A dynamic body whose shapes all lack area (segments, chains) would
+    /// have no mass.
+    #[error("a dynamic body needs a shape with area (segments and chains have none): make it static or kinematic, or add such a shape")]
+    NoArea,
     /// More shapes than [`MAX_SHAPES`].
     #[error("a body may have at most {MAX_SHAPES} shapes, got {0}")]
     TooManyShapes(usize),
@@ -70,6 +74,11 @@ pub fn validate_body_def(def: &BodyDef) -> Result<(), BodyError> {
         check_pos("shape offset.y", s.offset.y)?;
         check("shape angle", s.angle, -1.0e4, 1.0e4, "finite (rad)")?;
         check_material(&s.material)?;
+    }
+    if def.kind == crate::dynamics::BodyKind::Dynamic
+        && !def.shapes.iter().any(|s| s.shape.has_area())
+    {
+        return Err(BodyError::NoArea);
     }
     let pos = "finite and within ±1e6 m";
     check(

@@ -73,6 +73,11 @@ pub fn world(shape: &Shape, xf: &Iso) -> World {
             rx: *rx as f64,
             ry: *ry as f64,
         },
+        // A segment is a capsule core without radius (a chain segment's
+        // one-sidedness is the manifold's business, not the geometry's).
+        Shape::Segment { a, b } | Shape::ChainSegment { a, b, .. } => {
+            World::Segment(apply(xf, *a), apply(xf, *b), 0.0)
+        }
     }
 }
 

@@ -69,6 +69,11 @@ impl S64 {
                 ),
                 radius: 0.0,
             },
+            // A segment's support is its two ends, as a two-point hull's.
+            Shape::Segment { a, b } | Shape::ChainSegment { a, b, .. } => S64 {
+                core: Core::Polygon(vec![[a.x as f64, a.y as f64], [b.x as f64, b.y as f64]]),
+                radius: 0.0,
+            },
             Shape::RoundedPolygon { core, radius } => S64 {
                 core: Core::Polygon(
                     core.vertices()

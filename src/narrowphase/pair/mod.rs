@@ -1,6 +1,7 @@
 //! The pair kernels: exact routines for the shape pairs that have one. Which
 //! kernel answers which pair is decided in one place, `narrowphase/dispatch.rs`.
 
+pub(crate) mod chain;
 pub(crate) mod circle;
 pub(crate) mod ellipse;
 pub(crate) mod polygon;

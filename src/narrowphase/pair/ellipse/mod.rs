@@ -335,7 +335,7 @@ fn against(rx: f32, ry: f32, other: &Shape, xf: &Iso) -> Option<(Option<CoreHit>
             )
             .map(|hit| (hit, *radius))
         }
-        Shape::Ellipse { .. } => None,
+        Shape::Ellipse { .. } | Shape::Segment { .. } | Shape::ChainSegment { .. } => None,
     }
 }
 
@@ -415,7 +415,7 @@ fn meets(rx: f32, ry: f32, other: &Shape, xf: &Iso) -> Option<bool> {
             }
             rounded_meets(rx, ry, other, xf)
         }
-        Shape::Ellipse { .. } => None,
+        Shape::Ellipse { .. } | Shape::Segment { .. } | Shape::ChainSegment { .. } => None,
     }
 }
 
