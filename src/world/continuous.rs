@@ -149,7 +149,18 @@ impl World {
                 if oc.sensor || self.joined_no_collide(pair.0, pair.1) {
                     continue;
                 }
-                let other_sweep = Sweep::still(&oc.pose(&other.xf), crate::math::Vec2::ZERO);
+                let other_pose = oc.pose(&other.xf);
+                if let Shape::ChainSegment { a, b: e1, .. } = &oc.shape {
+                    // One-sided: a body whose centre starts behind a chain
+                    // segment, or on it (straddling, within its core
+                    // radius), passes through (as Box2D v3).
+                    let (pa, pb) = (other_pose.apply(*a), other_pose.apply(*e1));
+                    let e = (pb - pa).normalize_or_zero();
+                    if (c0 - pa).dot(crate::math::Vec2::new(e.y, -e.x)) < 0.25 * thin {
+                        continue;
+                    }
+                }
+                let other_sweep = Sweep::still(&other_pose, crate::math::Vec2::ZERO);
                 for c in b.colliders.iter().filter(|c| !c.sensor) {
                     if !c.filter.collides_with(&oc.filter) {
                         continue;
