@@ -15,7 +15,7 @@ mod rays {
 }
 
 fn ray_casts(c: &mut Criterion) {
-    let mut world = Scene::builtin("many_pyramids").unwrap().build().unwrap();
+    let world = Scene::builtin("many_pyramids").unwrap().build().unwrap();
     // The shared layout is the scene's, box for box.
     let boxes = rays::many_pyramids_boxes();
     let mut placed: Vec<(f32, f32)> = world
