@@ -9,14 +9,15 @@
 //! first query after a fat box changed): a box query for the overlaps, a
 //! front-to-back segment walk for the rays (the closest hit so far clips the
 //! walk), and the same walk over boxes grown by the cast shape's half extents
-//! for shape casts. Each candidate is then tested exactly, so the answers are
-//! those of a scan over every shape, provided each shape lies inside its fat
-//! box (the broadphase re-makes a box the shape has left at the next step).
+//! for shape casts. Shapes that the last step moved out of their fat box
+//! (the "strays", see `World::strays`) are searched in a second, small tree
+//! over their current boxes. Each candidate is then tested exactly, so the
+//! answers are those of a scan over every shape.
 //! The predicate `keep` may be called for any shape near the query, in any
 //! order.
 
 use super::world::{Proxy, World};
-use crate::broadphase::TreeRay;
+use crate::broadphase::{QueryTree, TreeRay};
 use crate::dynamics::BodyId;
 use crate::geometry::cast::{shape_cast, CastOptions};
 use crate::math::{Aabb, Iso, Vec2};
@@ -61,7 +62,7 @@ impl World {
         // The best hit and its proxy: the walk is front to back, not in proxy
         // order, so a tie is broken here by the proxy.
         let mut best: Option<(RayCastHit, u32)> = None;
-        self.broadphase.tree().cast(&ray, |p, reach| {
+        let mut visit = |p, reach| {
             let Some((r, s, x)) = self.proxy_shape(p, mask) else {
                 return reach;
             };
@@ -78,7 +79,10 @@ impl World {
                 }
             }
             best.map_or(reach, |(b, _)| b.distance)
-        });
+        };
+        // A stray met in both trees is cast twice, to the same answer.
+        self.broadphase.tree().cast(&ray, &mut visit);
+        self.strays().cast(&ray, &mut visit);
         best.map(|b| b.0)
     }
 }
@@ -120,6 +124,28 @@ impl World {
         Some((r, &c.shape, c.pose(&b.xf)))
     }
 
+    /// The strays: shapes that have left their fat box, as a query tree over
+    /// their current boxes. The broadphase boxes are made before the solver
+    /// moves the bodies, so after a step a fast or spinning body can stand
+    /// partly outside its fat box until the next step re-makes it; the
+    /// queries search both trees. Built on the first query after a step or a
+    /// teleport (a scan of every shape, O(n)), empty when nothing strayed.
+    fn strays(&self) -> &QueryTree {
+        self.strays.get_or_init(|| {
+            let mut out = Vec::new();
+            for b in self.slots.iter().filter_map(|s| s.body.as_ref()) {
+                for c in &b.colliders {
+                    let now = c.shape.aabb(&c.pose(&b.xf));
+                    let fat = self.broadphase.fat_aabb(c.proxy);
+                    if !fat.is_some_and(|f| f.contains(&now)) {
+                        out.push((c.proxy, now));
+                    }
+                }
+            }
+            QueryTree::build(out)
+        })
+    }
+
     /// Every shape whose fat box overlaps `bounds` (through the query tree)
     /// and that passes the category `mask` and `keep`, with its pose, in
     /// proxy order.
@@ -132,18 +158,34 @@ impl World {
     ) {
         let mut ids = Vec::new();
         self.broadphase.tree().query(bounds, |p| ids.push(p));
-        self.visit_proxies(&mut ids, mask, keep, visit);
+        self.strays().query(bounds, |p| ids.push(p));
+        self.visit_proxies(ids, mask, keep, visit);
     }
 
-    /// Sorts `ids` and visits the shape of each that passes `mask` and `keep`.
+    /// Every proxy whose fat box (or, for a stray, current box) the segment
+    /// `ray` crosses, in no particular order, possibly twice.
+    fn proxies_along(&self, ray: &TreeRay) -> Vec<u32> {
+        let mut ids = Vec::new();
+        let mut push = |p, reach| {
+            ids.push(p);
+            reach
+        };
+        self.broadphase.tree().cast(ray, &mut push);
+        self.strays().cast(ray, &mut push);
+        ids
+    }
+
+    /// Sorts and de-duplicates `ids` and visits the shape of each that passes
+    /// `mask` and `keep`, in proxy order.
     fn visit_proxies(
         &self,
-        ids: &mut [u32],
+        mut ids: Vec<u32>,
         mask: u32,
         keep: &mut dyn FnMut(ShapeRef) -> bool,
         mut visit: impl FnMut(ShapeRef, &Shape, &Iso),
     ) {
         ids.sort_unstable();
+        ids.dedup();
         for &p in ids.iter() {
             if let Some((r, s, x)) = self.proxy_shape(p, mask).filter(|e| keep(e.0)) {
                 visit(r, s, &x);
@@ -234,11 +276,9 @@ impl World {
             max_t: max_distance,
             extent: Vec2::ZERO,
         };
-        self.broadphase.tree().cast(&ray, |p, reach| {
-            let Some((r, s, x)) = self.proxy_shape(p, mask).filter(|e| keep(e.0)) else {
-                return reach;
-            };
-            if let Some(h) = s.ray_cast(&x, origin, dir, max_distance) {
+        let ids = self.proxies_along(&ray);
+        self.visit_proxies(ids, mask, &mut keep, |r, s, x| {
+            if let Some(h) = s.ray_cast(x, origin, dir, max_distance) {
                 out.push(RayCastHit {
                     body: r.body,
                     shape: r.shape,
@@ -247,7 +287,6 @@ impl World {
                     normal: h.normal,
                 });
             }
-            reach
         });
         out.sort_by(|a, b| {
             a.distance
@@ -318,13 +357,9 @@ impl World {
             max_t: 1.0,
             extent: start.half_extents(),
         };
-        let mut ids = Vec::new();
-        self.broadphase.tree().cast(&ray, |p, reach| {
-            ids.push(p);
-            reach
-        });
+        let ids = self.proxies_along(&ray);
         let mut best: Option<ShapeCastHit> = None;
-        self.visit_proxies(&mut ids, mask, &mut keep, |r, s, x| {
+        self.visit_proxies(ids, mask, &mut keep, |r, s, x| {
             let opts = CastOptions {
                 max_fraction: best.map_or(1.0, |h| h.fraction),
                 ..CastOptions::default()
