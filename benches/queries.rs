@@ -2,7 +2,8 @@
 //! `World::ray_cast` in `many_pyramids` (22,020 boxes, as built, not
 //! stepped). The boxes and rays come from `benches/common/rays.rs`, which
 //! `tools/rapier-bench --rays` includes too, so rapier2d's query pipeline
-//! casts the very same rays at the very same boxes.
+//! casts the very same rays at the very same boxes. Also the cost of
+//! building the query tree those casts walk.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use minkowski::scene::Scene;
@@ -15,7 +16,7 @@ mod rays {
 }
 
 fn ray_casts(c: &mut Criterion) {
-    let mut world = Scene::builtin("many_pyramids").unwrap().build().unwrap();
+    let world = Scene::builtin("many_pyramids").unwrap().build().unwrap();
     // The shared layout is the scene's, box for box.
     let boxes = rays::many_pyramids_boxes();
     let mut placed: Vec<(f32, f32)> = world
@@ -56,5 +57,24 @@ fn ray_casts(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, ray_casts);
+/// What the first query after a change pays: building the query tree over
+/// many_pyramids' 22,020 boxes, grown by the default 0.1 m margin as the
+/// broadphase's fat boxes are.
+fn tree_build(c: &mut Criterion) {
+    use minkowski::broadphase::QueryTree;
+    use minkowski::Aabb;
+    let boxes: Vec<(u32, Aabb)> = rays::many_pyramids_boxes()
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, y, hx, hy))| {
+            let half = Vec2::new(hx + 0.1, hy + 0.1);
+            (i as u32, Aabb::from_center(Vec2::new(x, y), half))
+        })
+        .collect();
+    c.bench_function("query_tree/build/many_pyramids", |b| {
+        b.iter(|| black_box(QueryTree::build(boxes.iter().copied())).len())
+    });
+}
+
+criterion_group!(benches, ray_casts, tree_build);
 criterion_main!(benches);

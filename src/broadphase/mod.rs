@@ -62,11 +62,13 @@ mod fat;
 mod pairs;
 mod region;
 mod sap;
+mod tree;
 
 use serde::{Deserialize, Serialize};
 
 pub use pairs::Pair;
 pub use sap::{SweepAndPrune, SweepAxis, MAX_FOUND_PAIRS, MAX_PAIRS_PER_BODY};
+pub use tree::{QueryTree, TreeRay, LEAF_SIZE};
 
 /// Settings of [`SweepAndPrune`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -10,11 +10,13 @@
 use super::fat::{canon_box, make_fat, needs_remake};
 use super::pairs::{self, Pair};
 use super::region::{self, Change, Entry};
+use super::tree::QueryTree;
 use super::SapConfig;
 use crate::math::Aabb;
 use crate::math::Vec2;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 mod crowd;
 mod maintain;
@@ -180,6 +182,11 @@ pub struct SweepAndPrune {
     capped: usize,
     #[serde(skip)]
     scratch: Scratch,
+    /// The query tree over the current fat boxes, built by the first
+    /// [`tree`](Self::tree) call after a change; any change empties it. A
+    /// cache: not part of a snapshot, and not read by the step.
+    #[serde(skip)]
+    tree: OnceLock<QueryTree>,
 }
 
 impl SweepAndPrune {
@@ -215,6 +222,7 @@ impl SweepAndPrune {
             removed: Vec::new(),
             capped: 0,
             scratch: Scratch::default(),
+            tree: OnceLock::new(),
         }
     }
 
@@ -258,6 +266,7 @@ impl SweepAndPrune {
             .then(|| make_fat(&tight, Vec2::ZERO, margin, 0.0));
         self.static_bits.assign(id, is_static);
         self.mark(id);
+        self.tree.take();
     }
 
     /// Gives body `id` its new tight box (m) and its displacement this step
@@ -293,6 +302,8 @@ impl SweepAndPrune {
             b.fat = Some(fresh);
         }
         self.mark(id);
+        // The query tree holds the old box: it is rebuilt on the next query.
+        self.tree.take();
         true
     }
 
@@ -304,6 +315,7 @@ impl SweepAndPrune {
             b.fat = None;
             self.count -= 1;
             self.mark(id);
+            self.tree.take();
         }
     }
 
@@ -384,6 +396,30 @@ impl SweepAndPrune {
             self.mark(id);
         }
         self.scratch.crowd = crowd;
+    }
+
+    /// The query tree over the current fat boxes of all registered, unparked
+    /// bodies (see [`QueryTree`]). Built here on the first call after any
+    /// insert, remove, or re-made fat box (O(n log n)), then reused: steps in
+    /// which no fat box is re-made keep it, and steps that never ask for it
+    /// never build it. `&self`: the cache is a [`OnceLock`], so the broadphase
+    /// stays `Send` and `Sync`, and the tree, a pure function of the fat boxes,
+    /// is the same whenever it is built.
+    pub fn tree(&self) -> &QueryTree {
+        self.tree.get_or_init(|| {
+            QueryTree::build(
+                self.bodies
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, b)| b.fat.filter(|_| b.present).map(|f| (i as u32, f))),
+            )
+        })
+    }
+
+    /// `true` when the query tree is built and current (for tests and
+    /// benchmarks: a step that nobody queries must not build it).
+    pub fn tree_is_built(&self) -> bool {
+        self.tree.get().is_some()
     }
 
     /// Writes into `out` (cleared first) the ids whose current fat box overlaps `aabb`

@@ -1,9 +1,23 @@
-//! Asking the world, through the broadphase: the closest shape along a ray,
-//! every shape along it, the first shape a moving shape meets, and every
-//! shape overlapping a box, a point or a placed shape. Each query takes a category mask; the newer ones also a
-//! predicate on the shape. Answers are sorted, so they are deterministic.
+//! Asking the world: the closest shape along a ray, every shape along it,
+//! the first shape a moving shape meets, and every shape overlapping a box, a
+//! point or a placed shape. Each query takes a category mask; the newer ones
+//! also a predicate on the shape. Answers are sorted, so they are
+//! deterministic.
+//!
+//! Candidates come from the broadphase's query tree
+//! ([`crate::broadphase::QueryTree`], a BVH over the fat boxes, built on the
+//! first query after a fat box changed): a box query for the overlaps, a
+//! front-to-back segment walk for the rays (the closest hit so far clips the
+//! walk), and the same walk over boxes grown by the cast shape's half extents
+//! for shape casts. Shapes that the last step moved out of their fat box
+//! (the "strays", see `World::strays`) are searched in a second, small tree
+//! over their current boxes. Each candidate is then tested exactly, so the
+//! answers are those of a scan over every shape.
+//! The predicate `keep` may be called for any shape near the query, in any
+//! order.
 
 use super::world::{Proxy, World};
+use crate::broadphase::{QueryTree, TreeRay};
 use crate::dynamics::BodyId;
 use crate::geometry::cast::{shape_cast, CastOptions};
 use crate::math::{Aabb, Iso, Vec2};
@@ -32,37 +46,56 @@ impl World {
     /// starts inside a shape hits it at distance 0. Ties go to the lower
     /// broadphase proxy, so the answer is deterministic.
     pub fn ray_cast(
-        &mut self,
+        &self,
         origin: Vec2,
         dir: Vec2,
         max_distance: f32,
         mask: u32,
     ) -> Option<RayCastHit> {
-        let len = dir.length();
-        if !(origin.is_finite() && len > 0.0 && len.is_finite() && max_distance >= 0.0) {
-            return None;
-        }
-        let dir = dir / len;
-        let max_distance = max_distance.min(1.0e7);
-        let end = origin + dir * max_distance;
-        let bounds = Aabb::new(origin.min(end), origin.max(end));
-        let mut best: Option<RayCastHit> = None;
-        self.candidates(&bounds, mask, &mut |_| true, |r, s, x| {
-            let reach = best.map_or(max_distance, |h| h.distance);
-            if let Some(h) = s.ray_cast(x, origin, dir, reach) {
-                if best.is_none_or(|bh| h.t < bh.distance) {
-                    best = Some(RayCastHit {
+        let (dir, max_distance) = ray_input(origin, dir, max_distance)?;
+        let ray = TreeRay {
+            origin,
+            delta: dir,
+            max_t: max_distance,
+            extent: Vec2::ZERO,
+        };
+        // The best hit and its proxy: the walk is front to back, not in proxy
+        // order, so a tie is broken here by the proxy.
+        let mut best: Option<(RayCastHit, u32)> = None;
+        let mut visit = |p, reach| {
+            let Some((r, s, x)) = self.proxy_shape(p, mask) else {
+                return reach;
+            };
+            if let Some(h) = s.ray_cast(&x, origin, dir, reach) {
+                if best.is_none_or(|(b, bp)| (h.t, p) < (b.distance, bp)) {
+                    let hit = RayCastHit {
                         body: r.body,
                         shape: r.shape,
                         distance: h.t,
                         point: h.point,
                         normal: h.normal,
-                    });
+                    };
+                    best = Some((hit, p));
                 }
             }
-        });
-        best
+            best.map_or(reach, |(b, _)| b.distance)
+        };
+        // A stray met in both trees is cast twice, to the same answer.
+        self.broadphase.tree().cast(&ray, &mut visit);
+        self.strays().cast(&ray, &mut visit);
+        best.map(|b| b.0)
     }
+}
+
+/// The unit direction and the reach (clamped to 10⁷ m) of a ray, or `None`
+/// for a non-finite origin, a zero or non-finite direction or a negative or
+/// NaN reach.
+fn ray_input(origin: Vec2, dir: Vec2, max_distance: f32) -> Option<(Vec2, f32)> {
+    let len = dir.length();
+    if !(origin.is_finite() && len > 0.0 && len.is_finite() && max_distance >= 0.0) {
+        return None;
+    }
+    Some((dir / len, max_distance.min(1.0e7)))
 }
 
 /// A shape found by a query: its body and its index in the body.
@@ -75,35 +108,88 @@ pub struct ShapeRef {
 }
 
 impl World {
-    /// Every shape within reach of `bounds` (through the broadphase) that
-    /// passes the category `mask` and `keep`, with its pose, in proxy order.
-    fn candidates(
+    /// The shape behind broadphase proxy `p`, with its pose, if its filter
+    /// category meets `mask` and its body is not frozen.
+    fn proxy_shape(&self, p: u32, mask: u32) -> Option<(ShapeRef, &Shape, Iso)> {
+        let &Proxy { body, child } = self.proxies.get(p as usize)?;
+        let b = self.slots.get(body as usize)?.body.as_ref()?;
+        let c = b.colliders.get(child as usize)?;
+        if c.filter.category & mask == 0 || b.frozen {
+            return None;
+        }
+        let r = ShapeRef {
+            body: self.id_of(body),
+            shape: child,
+        };
+        Some((r, &c.shape, c.pose(&b.xf)))
+    }
+
+    /// The strays: shapes that have left their fat box, as a query tree over
+    /// their current boxes. The broadphase boxes are made before the solver
+    /// moves the bodies, so after a step a fast or spinning body can stand
+    /// partly outside its fat box until the next step re-makes it; the
+    /// queries search both trees. Built on the first query after a step or a
+    /// teleport (a scan of every shape, O(n)), empty when nothing strayed.
+    fn strays(&self) -> &QueryTree {
+        self.strays.get_or_init(|| {
+            let mut out = Vec::new();
+            for b in self.slots.iter().filter_map(|s| s.body.as_ref()) {
+                for c in &b.colliders {
+                    let now = c.shape.aabb(&c.pose(&b.xf));
+                    let fat = self.broadphase.fat_aabb(c.proxy);
+                    if !fat.is_some_and(|f| f.contains(&now)) {
+                        out.push((c.proxy, now));
+                    }
+                }
+            }
+            QueryTree::build(out)
+        })
+    }
+
+    /// Every shape whose fat box overlaps `bounds` (through the query tree)
+    /// and that passes the category `mask` and `keep`, with its pose, in
+    /// proxy order.
+    pub(super) fn candidates(
         &self,
         bounds: &Aabb,
         mask: u32,
         keep: &mut dyn FnMut(ShapeRef) -> bool,
-        mut visit: impl FnMut(ShapeRef, &Shape, &Iso),
+        visit: impl FnMut(ShapeRef, &Shape, &Iso),
     ) {
         let mut ids = Vec::new();
-        self.broadphase.query(bounds, &mut ids);
-        for &p in &ids {
-            let Some(&Proxy { body, child }) = self.proxies.get(p as usize) else {
-                continue;
-            };
-            let Some(b) = self.slots.get(body as usize).and_then(|s| s.body.as_ref()) else {
-                continue;
-            };
-            let Some(c) = b.colliders.get(child as usize) else {
-                continue;
-            };
-            let r = ShapeRef {
-                body: self.id_of(body),
-                shape: child,
-            };
-            if c.filter.category & mask == 0 || b.frozen || !keep(r) {
-                continue;
+        self.broadphase.tree().query(bounds, |p| ids.push(p));
+        self.strays().query(bounds, |p| ids.push(p));
+        self.visit_proxies(ids, mask, keep, visit);
+    }
+
+    /// Every proxy whose fat box (or, for a stray, current box) the segment
+    /// `ray` crosses, in no particular order, possibly twice.
+    fn proxies_along(&self, ray: &TreeRay) -> Vec<u32> {
+        let mut ids = Vec::new();
+        let mut push = |p, reach| {
+            ids.push(p);
+            reach
+        };
+        self.broadphase.tree().cast(ray, &mut push);
+        self.strays().cast(ray, &mut push);
+        ids
+    }
+
+    /// Sorts and de-duplicates `ids` and visits the shape of each that passes
+    /// `mask` and `keep`, in proxy order.
+    fn visit_proxies(
+        &self,
+        mut ids: Vec<u32>,
+        mask: u32,
+        keep: &mut dyn FnMut(ShapeRef) -> bool,
+        mut visit: impl FnMut(ShapeRef, &Shape, &Iso),
+    ) {
+        ids.sort_unstable();
+        ids.dedup();
+        for &p in ids.iter() {
+            if let Some((r, s, x)) = self.proxy_shape(p, mask).filter(|e| keep(e.0)) {
+                visit(r, s, &x);
             }
-            visit(r, &c.shape, &c.pose(&b.xf));
         }
     }
 
@@ -181,15 +267,17 @@ impl World {
         mut keep: impl FnMut(ShapeRef) -> bool,
     ) -> Vec<RayCastHit> {
         let mut out: Vec<RayCastHit> = Vec::new();
-        let len = dir.length();
-        if !(origin.is_finite() && len > 0.0 && len.is_finite() && max_distance >= 0.0) {
+        let Some((dir, max_distance)) = ray_input(origin, dir, max_distance) else {
             return out;
-        }
-        let dir = dir / len;
-        let max_distance = max_distance.min(1.0e7);
-        let end = origin + dir * max_distance;
-        let bounds = Aabb::new(origin.min(end), origin.max(end));
-        self.candidates(&bounds, mask, &mut keep, |r, s, x| {
+        };
+        let ray = TreeRay {
+            origin,
+            delta: dir,
+            max_t: max_distance,
+            extent: Vec2::ZERO,
+        };
+        let ids = self.proxies_along(&ray);
+        self.visit_proxies(ids, mask, &mut keep, |r, s, x| {
             if let Some(h) = s.ray_cast(x, origin, dir, max_distance) {
                 out.push(RayCastHit {
                     body: r.body,
@@ -230,7 +318,7 @@ impl World {
     /// The first shape that `shape`, placed at `pose` and moved by
     /// `translation` (m, world), touches on the way, among the shapes whose
     /// filter category meets `mask` and that `keep` accepts. Candidates come
-    /// from the broadphase with the swept box; each is cast exactly
+    /// from the query tree with the swept box; each is cast exactly
     /// ([`crate::geometry::cast::shape_cast`]). A shape it starts in (or
     /// touching) is hit at fraction 0. Ties go to the lower broadphase proxy.
     /// `None` for a miss or for bad input (an invalid shape, a non-finite pose
@@ -258,10 +346,20 @@ impl World {
         if shape.validate().is_err() || !pose.is_finite() || !translation.is_finite() {
             return None;
         }
+        // The cast shape's box swept along the translation: a segment from
+        // its centre against the fat boxes grown by its half extents. All of
+        // them, in proxy order, each cast with the best fraction so far: the
+        // cast's answer depends (to its tolerance) on that order.
         let start = shape.aabb(pose);
-        let end = Aabb::new(start.min + translation, start.max + translation);
+        let ray = TreeRay {
+            origin: start.center(),
+            delta: translation,
+            max_t: 1.0,
+            extent: start.half_extents(),
+        };
+        let ids = self.proxies_along(&ray);
         let mut best: Option<ShapeCastHit> = None;
-        self.candidates(&start.union(&end), mask, &mut keep, |r, s, x| {
+        self.visit_proxies(ids, mask, &mut keep, |r, s, x| {
             let opts = CastOptions {
                 max_fraction: best.map_or(1.0, |h| h.fraction),
                 ..CastOptions::default()
@@ -280,69 +378,5 @@ impl World {
             }
         });
         best
-    }
-}
-
-/// An explosion: where, how far it reaches, and how hard it pushes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Explosion {
-    /// Centre (world, m).
-    pub center: Vec2,
-    /// Bodies whose nearest shape is within this distance get the full
-    /// impulse (m).
-    pub radius: f32,
-    /// Beyond `radius`, the impulse falls linearly to zero over this
-    /// distance (m).
-    pub falloff: f32,
-    /// Impulse given at full strength (N·s), away from the centre.
-    pub impulse: f32,
-}
-
-impl World {
-    /// Pushes every dynamic body within `radius + falloff` of the centre
-    /// away from it, through its centre of mass: the full impulse within
-    /// `radius` of its nearest shape, falling linearly to zero over
-    /// `falloff`. Found with one AABB query and a distance per shape; the
-    /// bodies touched are woken. Returns how many bodies were pushed.
-    pub fn explode(&mut self, e: &Explosion) -> usize {
-        let sane = |x: f32| x.is_finite() && x >= 0.0;
-        if !(e.center.is_finite() && sane(e.radius) && sane(e.falloff) && e.impulse.is_finite()) {
-            return 0;
-        }
-        let reach = e.radius + e.falloff;
-        let bounds = Aabb::new(e.center - Vec2::splat(reach), e.center + Vec2::splat(reach));
-        let point = crate::shape::PointShape(Vec2::ZERO);
-        let at = Iso::new(e.center, 0.0);
-        // The nearest distance from the centre to each body (0 inside).
-        let mut near: Vec<(BodyId, f32)> = Vec::new();
-        self.candidates(&bounds, u32::MAX, &mut |_| true, |r, s, x| {
-            let d = crate::geometry::gjk::distance(&point, &at, s, x).map_or(0.0, |c| c.distance);
-            near.push((r.body, d));
-        });
-        near.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-        near.dedup_by_key(|n| n.0);
-        let mut pushed = 0;
-        for (id, d) in near {
-            let Some(b) = self.body(id) else { continue };
-            if b.kind != crate::dynamics::BodyKind::Dynamic || d > reach {
-                continue;
-            }
-            let scale = if d <= e.radius || e.falloff == 0.0 {
-                1.0
-            } else {
-                1.0 - (d - e.radius) / e.falloff
-            };
-            let away = b.center - e.center;
-            let dir = if away.length_squared() > 0.0 {
-                away.normalize()
-            } else {
-                Vec2::Y
-            };
-            let c = b.center;
-            if self.apply_impulse(id, dir * (e.impulse * scale), c).is_ok() {
-                pushed += 1;
-            }
-        }
-        pushed
     }
 }

@@ -29,6 +29,9 @@ impl World {
     /// Advances the world by one fixed step of `settings().dt` seconds.
     pub fn step(&mut self) {
         let total = Stopwatch::start();
+        // Bodies will move: the query cache of shapes outside their fat box
+        // is out of date (it is rebuilt by the next query, if any).
+        self.strays.take();
         let mut sw = Stopwatch::start();
         self.run_script();
         self.update_aabbs();

@@ -2,7 +2,7 @@
 
 use super::settings::WorldSettings;
 pub(crate) use super::validate::{check, validate_body_def, BodyError, MAX_POSITION};
-use crate::broadphase::{SapConfig, SweepAndPrune};
+use crate::broadphase::{QueryTree, SapConfig, SweepAndPrune};
 use crate::dynamics::contact_solver::{ContactBundles, ContactConstraints};
 use crate::dynamics::joint::{Joint, JointConstraint, JointForest};
 use crate::dynamics::schedule::Wavefront;
@@ -186,6 +186,11 @@ pub struct World {
     pub(crate) timings: StepTimings,
     #[serde(skip)]
     pub(crate) scratch: Scratch,
+    /// Query cache: the shapes standing outside their fat box, over their
+    /// current boxes (see `queries.rs`); emptied by `step` and
+    /// `set_transform`, the only places that move a body.
+    #[serde(skip)]
+    pub(crate) strays: std::sync::OnceLock<QueryTree>,
 }
 
 impl World {
@@ -214,6 +219,7 @@ impl World {
             events: Vec::new(),
             timings: StepTimings::default(),
             scratch: Scratch::default(),
+            strays: Default::default(),
         }
     }
 
@@ -388,6 +394,7 @@ impl World {
             .filter(|s| s.generation == id.generation)
             .and_then(|s| s.body.as_mut())
             .ok_or(BodyError::NoSuchBody(id))?;
+        self.strays.take();
         b.xf = Iso::new(position, angle);
         b.center = b.xf.apply(b.local_center);
         b.update_aabbs();

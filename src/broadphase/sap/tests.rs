@@ -108,3 +108,33 @@ fn axis_follows_the_spread() {
     sap.update_pairs();
     assert_eq!(sap.sweep_axis(), SweepAxis::Y);
 }
+
+#[test]
+fn the_query_tree_is_built_on_demand_and_dropped_when_a_fat_box_changes() {
+    let mut sap = SweepAndPrune::new(SapConfig::default());
+    sap.insert(0, bx(0.0, 0.0, 1.0, 1.0), false);
+    sap.insert(1, bx(3.0, 0.0, 4.0, 1.0), true);
+    sap.update_pairs();
+    assert!(!sap.tree_is_built(), "refreshing pairs builds nothing");
+    assert_eq!(sap.tree().len(), 2);
+    assert!(sap.tree_is_built());
+    // A move inside the fat box (margin 0.1) and a static flag keep it...
+    assert!(!sap.update(0, bx(0.05, 0.0, 1.05, 1.0), Vec2::ZERO));
+    sap.set_static(1, false);
+    sap.update_pairs();
+    assert!(sap.tree_is_built());
+    // ...a re-made box, an insert or a removal drop it, and the next tree
+    // holds the new boxes.
+    assert!(sap.update(0, bx(10.0, 0.0, 11.0, 1.0), Vec2::ZERO));
+    assert!(!sap.tree_is_built());
+    let mut ids = Vec::new();
+    sap.tree()
+        .query(&bx(10.5, 0.5, 10.5, 0.5), |id| ids.push(id));
+    assert_eq!(ids, [0]);
+    sap.insert(2, bx(10.0, 0.0, 11.0, 1.0), false);
+    assert!(!sap.tree_is_built());
+    assert_eq!(sap.tree().len(), 3);
+    sap.remove(0);
+    assert!(!sap.tree_is_built());
+    assert_eq!(sap.tree().len(), 2);
+}
