@@ -52,7 +52,7 @@ fn fire(w: &mut World, rng: &mut ChaCha8Rng, kind: &str) -> (BodyId, f32) {
     let heading: f32 = rng.random_range(-0.2..0.2);
     let v = Vec2::new(heading.cos(), heading.sin()) * speed;
     let def = BodyDef::new(projectile(kind), p)
-        .angle(rng.random_range(0.0..6.283))
+        .angle(rng.random_range(0.0..std::f32::consts::TAU))
         .velocity(v)
         .angular_velocity(rng.random_range(-200.0..200.0));
     (w.add_body(def).unwrap(), speed)
@@ -176,9 +176,9 @@ fn a_hundred_boxes_at_9000_m_per_s_stay_in_a_closed_room() {
     let boxes: Vec<BodyId> = (0..100)
         .map(|i| {
             let p = Vec2::new(-1.8 + 0.36 * (i % 10) as f32, -1.8 + 0.36 * (i / 10) as f32);
-            let a: f32 = rng.random_range(0.0..6.283);
+            let a: f32 = rng.random_range(0.0..std::f32::consts::TAU);
             let def = BodyDef::new(Shape::rect(0.05, 0.05), p)
-                .angle(rng.random_range(0.0..6.283))
+                .angle(rng.random_range(0.0..std::f32::consts::TAU))
                 .velocity(Vec2::new(a.cos(), a.sin()) * 9000.0)
                 .angular_velocity(rng.random_range(-50.0..50.0));
             w.add_body(def).unwrap()

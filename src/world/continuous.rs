@@ -12,6 +12,7 @@ use super::world::World;
 use crate::dynamics::BodyKind;
 use crate::geometry::toi::{time_of_impact, Sweep, ToiOptions, ToiState};
 use crate::math::{Aabb, Iso, Rot};
+use crate::narrowphase::dispatch;
 use crate::shape::Shape;
 
 /// A body is fast when its step moved some point of it by more than this
@@ -98,7 +99,7 @@ impl World {
                 .filter(|c| !c.sensor)
                 .map(|c| thinnest(&c.shape))
                 .fold(f32::INFINITY, f32::min);
-            if !(reach > FAST_FRACTION * thin) {
+            if reach.is_nan() || reach <= FAST_FRACTION * thin {
                 return;
             }
             // The step's sweep of the body's frame.
@@ -175,32 +176,48 @@ impl World {
                     let toi = time_of_impact(&oc.shape, &other_sweep, &c.shape, &sweep, options);
                     let touching = toi.state == ToiState::Overlapped
                         || (toi.state == ToiState::Hit && toi.fraction == 0.0);
-                    if touching {
-                        // Already touching at the start (a contact the
-                        // solver holds, or a graze): sweep a small disc at
-                        // the shape's centroid instead, which still cannot
-                        // pass through the other shape (as Box2D v3).
-                        let g = c.shape.mass_properties(1.0).centroid;
-                        let core = Shape::circle((0.25 * thinnest(&c.shape)).max(slop));
-                        let core_sweep = Sweep {
-                            local_center: sweep.local_center - g,
-                            c0: sweep.c0,
-                            c1: sweep.c1,
-                            q0: sweep.q0,
-                            angle: sweep.angle,
-                        };
-                        let core_toi =
-                            time_of_impact(&oc.shape, &other_sweep, &core, &core_sweep, options);
-                        // The core already at the surface (or in it): the
-                        // body is deep in the other shape; it stays put and
-                        // the contacts push it out, rather than going on
-                        // through.
-                        if matches!(core_toi.state, ToiState::Hit | ToiState::Overlapped) {
-                            first = first.min(core_toi.fraction.max(0.0));
-                        }
+                    let hit = toi.state == ToiState::Hit && toi.fraction > 0.0;
+                    if !(touching || hit) {
                         continue;
                     }
-                    if toi.state == ToiState::Hit && toi.fraction > 0.0 && toi.fraction < first {
+                    // The core: a small disc at the shape's centroid (a
+                    // quarter of its thinnest part), as Box2D v3's fallback.
+                    let core_radius = (0.25 * thinnest(&c.shape)).max(slop);
+                    let core_toi = || {
+                        let g = c.shape.mass_properties(1.0).centroid;
+                        let core_sweep = Sweep {
+                            local_center: sweep.local_center - g,
+                            ..sweep
+                        };
+                        let core = Shape::circle(core_radius);
+                        time_of_impact(&oc.shape, &other_sweep, &core, &core_sweep, options)
+                    };
+                    // Where the solver left it, the shape is clear of the
+                    // other or only grazes it (less than its core deep): if
+                    // its core did not pass through the other either, the
+                    // contacts have it, and putting it back would only pin
+                    // a body sliding or rolling over a surface in place.
+                    let shallow = !touching
+                        && dispatch::penetration(&oc.shape, &other_pose, &c.shape, &c.pose(&end))
+                            .is_none_or(|p| p.depth < core_radius);
+                    if touching || shallow {
+                        let core = core_toi();
+                        let core_hit = core.state == ToiState::Hit && core.fraction > 0.0;
+                        if !touching && !core_hit {
+                            continue;
+                        }
+                        if touching {
+                            // Already touching at the start: the core's
+                            // impact, and a core already at the surface (the
+                            // body deep in the other) holds the body where it
+                            // is rather than letting it go on through.
+                            if matches!(core.state, ToiState::Hit | ToiState::Overlapped) {
+                                first = first.min(core.fraction.max(0.0));
+                            }
+                            continue;
+                        }
+                    }
+                    if toi.fraction < first {
                         first = toi.fraction;
                     }
                 }
