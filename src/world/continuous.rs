@@ -192,34 +192,32 @@ impl World {
                         let core = Shape::circle(core_radius);
                         time_of_impact(&oc.shape, &other_sweep, &core, &core_sweep, options)
                     };
+                    if touching {
+                        // Already touching at the start: the core's impact,
+                        // and a core already at the surface (the body deep in
+                        // the other) holds the body where it is rather than
+                        // letting it go on through.
+                        let core = core_toi();
+                        if matches!(core.state, ToiState::Hit | ToiState::Overlapped) {
+                            first = first.min(core.fraction.max(0.0));
+                        }
+                        continue;
+                    }
                     // Where the solver left it, the shape is clear of the
                     // other or only grazes it (less than its core deep): if
                     // its core did not pass through the other either, the
                     // contacts have it, and putting it back would only pin
                     // a body sliding or rolling over a surface in place.
-                    let shallow = !touching
-                        && dispatch::penetration(&oc.shape, &other_pose, &c.shape, &c.pose(&end))
+                    let shallow =
+                        dispatch::penetration(&oc.shape, &other_pose, &c.shape, &c.pose(&end))
                             .is_none_or(|p| p.depth < core_radius);
-                    if touching || shallow {
+                    if shallow {
                         let core = core_toi();
-                        let core_hit = core.state == ToiState::Hit && core.fraction > 0.0;
-                        if !touching && !core_hit {
-                            continue;
-                        }
-                        if touching {
-                            // Already touching at the start: the core's
-                            // impact, and a core already at the surface (the
-                            // body deep in the other) holds the body where it
-                            // is rather than letting it go on through.
-                            if matches!(core.state, ToiState::Hit | ToiState::Overlapped) {
-                                first = first.min(core.fraction.max(0.0));
-                            }
+                        if !(core.state == ToiState::Hit && core.fraction > 0.0) {
                             continue;
                         }
                     }
-                    if toi.fraction < first {
-                        first = toi.fraction;
-                    }
+                    first = first.min(toi.fraction);
                 }
             }
             if first < 1.0 {
