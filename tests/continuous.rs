@@ -260,3 +260,39 @@ fn a_bullet_does_not_pass_through_a_thin_dynamic_plank() {
         assert_eq!(struck > 100.0, bullet, "{struck}");
     }
 }
+
+/// A long thin plank sunk into the ground past its core, turning fast: the
+/// continuous stage once held such a body where it started every step (its
+/// core "already at the surface"), so the solver could never push it out
+/// and it kept its island awake for good. A step that takes the core out of
+/// the ground must be let through.
+#[test]
+fn a_buried_body_turning_fast_is_not_held_in_the_ground() {
+    let mut w = World::new(WorldSettings::default());
+    w.add_body(BodyDef::new(Shape::rect(10.0, 0.5), Vec2::new(0.0, -0.5)).kind(BodyKind::Static))
+        .unwrap();
+    let plank = w
+        .add_body(BodyDef::new(Shape::rect(1.0, 0.05), Vec2::new(0.0, -0.01)).angular_velocity(3.0))
+        .unwrap();
+    let start = w.body(plank).unwrap().center_of_mass();
+    let mut asleep = None;
+    for step in 1..=600 {
+        w.step();
+        if !w.body(plank).unwrap().is_awake() {
+            asleep = Some(step);
+            break;
+        }
+    }
+    let b = w.body(plank).unwrap();
+    let (c, angle) = (b.center_of_mass(), b.angle());
+    println!(
+        "buried plank: from {start:?} to {c:?}, angle {angle:.3}, asleep after {asleep:?} steps"
+    );
+    assert!(!b.is_frozen());
+    // Resting on its face: the centre half the plank's thickness up.
+    assert!(
+        (c.y - 0.05).abs() < 0.005,
+        "not resting on the ground: {c:?}"
+    );
+    assert!(asleep.is_some(), "still awake after 10 s");
+}

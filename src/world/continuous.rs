@@ -183,23 +183,30 @@ impl World {
                     // The core: a small disc at the shape's centroid (a
                     // quarter of its thinnest part), as Box2D v3's fallback.
                     let core_radius = (0.25 * thinnest(&c.shape)).max(slop);
-                    let core_toi = || {
-                        let g = c.shape.mass_properties(1.0).centroid;
-                        let core_sweep = Sweep {
-                            local_center: sweep.local_center - g,
-                            ..sweep
-                        };
-                        let core = Shape::circle(core_radius);
-                        time_of_impact(&oc.shape, &other_sweep, &core, &core_sweep, options)
+                    let core = Shape::circle(core_radius);
+                    let core_sweep = Sweep {
+                        local_center: sweep.local_center - c.shape.mass_properties(1.0).centroid,
+                        ..sweep
                     };
+                    let core_toi =
+                        || time_of_impact(&oc.shape, &other_sweep, &core, &core_sweep, options);
                     if touching {
                         // Already touching at the start: the core's impact,
                         // and a core already at the surface (the body deep in
                         // the other) holds the body where it is rather than
-                        // letting it go on through.
-                        let core = core_toi();
-                        if matches!(core.state, ToiState::Hit | ToiState::Overlapped) {
-                            first = first.min(core.fraction.max(0.0));
+                        // letting it go on through, unless the step takes
+                        // the core out (no deeper at the end than at the
+                        // start): held there, a buried body could never be
+                        // pushed out, and it kept its island awake.
+                        let toi = core_toi();
+                        let depth = |t: f32| {
+                            let pose = core_sweep.at(t);
+                            dispatch::penetration(&oc.shape, &other_pose, &core, &pose)
+                                .map_or(0.0, |p| p.depth)
+                        };
+                        let leaving = toi.state == ToiState::Overlapped && depth(1.0) <= depth(0.0);
+                        if matches!(toi.state, ToiState::Hit | ToiState::Overlapped) && !leaving {
+                            first = first.min(toi.fraction.max(0.0));
                         }
                         continue;
                     }
