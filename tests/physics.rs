@@ -356,16 +356,17 @@ fn random_pile(seed: u64) -> (World, Vec<BodyId>) {
 
 /// Sixty-four seeded piles of 200 mixed bodies, each run for 15 s: none goes
 /// non-finite, a body that ends up outside the box was reported buried in a
-/// wall (no silent loss), and at least 48 piles sleep.
+/// wall (no silent loss), and at least 50 piles sleep.
 ///
 /// Issue 15 asks for 63 of 64. The bar is the measured rate, kept as a
 /// regression guard: 57 of 64 while EPA returned the lower bound of an
 /// unconverged polytope (too shallow by up to 15 % in warm-started curved
-/// contacts), 49 of 64 since EPA is exact. Of the awake piles, most are held
-/// up by an ellipse rocking on its neighbours: the rolling-contact energy gain
-/// of `docs/2026-11-22-rocking-ellipses.md`, which the old error damped. A
-/// single seed used to be tested here; which seeds sleep moves with any
-/// rounding change, so the count over many is the figure that means something.
+/// contacts), 49 of 64 since EPA is exact, 52 since an ellipse's core sits
+/// behind its exact contact point (`tests/curved_energy.rs`). In most awake
+/// piles an ellipse still rocks, slowly damped by rolling resistance alone
+/// (`docs/2026-11-26-rocking-and-mass-ratio-probes.md`). A single seed used
+/// to be tested here; which seeds sleep moves with any rounding change, so
+/// the count over many is the figure that means something.
 #[test]
 #[cfg_attr(
     debug_assertions,
@@ -430,7 +431,7 @@ fn random_piles_settle_and_sleep() {
         results.iter().all(|r| r.4 == 0),
         "a pile reported another event"
     );
-    assert!(asleep >= 48, "only {asleep} of 64 piles asleep at 15 s");
+    assert!(asleep >= 50, "only {asleep} of 64 piles asleep at 15 s");
 }
 
 /// An ellipse rocking on the ground loses its swing to rolling resistance

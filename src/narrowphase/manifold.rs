@@ -56,9 +56,12 @@
 
 use crate::geometry::epa;
 use crate::math::{Iso, Vec2};
+use crate::shape::Polygon;
 use crate::shape::Shape;
-use crate::shape::{Polygon, SupportMap};
 use serde::{Deserialize, Serialize};
+
+mod core;
+use core::core_behind;
 
 /// `1 - cos(angle)` below which a face counts as aligned with the normal (about 2.6°).
 pub(crate) const FACE_ALIGNMENT_TOLERANCE: f32 = 1e-3;
@@ -220,36 +223,6 @@ fn points(pa: Vec2, pb: Vec2, radius: f32, fallback: Vec2) -> (f32, Vec2) {
     let len = d.length();
     let n = if len > 0.0 { d / len } else { fallback };
     (len - radius, n)
-}
-
-/// The core point behind a shape's surface point `p`, where its outward
-/// normal is `out` (the shape placed at `xf`, both in A's frame), and the
-/// radius from the core out to the surface. Rounded shapes have their
-/// skeleton as core (a circle's centre, a capsule's segment, a polygon
-/// itself, radius 0). An ellipse's core is its centre of curvature at `p`,
-/// with the radius of curvature `ρ = (rx·ry)² / h³`, `h` its support distance
-/// along `out`: the osculating circle, which follows the surface to second
-/// order as the ellipse rolls. (A contact that tracked the material point
-/// `p` instead would see it rise as the ellipse turns, let a rocking ellipse
-/// sink into its support and be pushed back up each swing, and pump energy
-/// into the rocking.)
-fn core_behind(shape: &Shape, xf: &Iso, p: Vec2, out: Vec2) -> (Vec2, f32) {
-    match shape {
-        Shape::Ellipse { rx, ry } => {
-            let d = xf.rot.apply_inv(out);
-            let h2 = rx * rx * d.x * d.x + ry * ry * d.y * d.y;
-            let rho = (rx * ry) * (rx * ry) / (h2 * h2.sqrt());
-            if rho.is_finite() {
-                (p - rho * out, rho)
-            } else {
-                (p, 0.0)
-            }
-        }
-        _ => {
-            let r = shape.core_radius();
-            (p - r * out, r)
-        }
-    }
 }
 
 /// A flat face in A's frame: a segment with its outward normal and the rounding
