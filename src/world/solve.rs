@@ -195,9 +195,6 @@ impl World {
                 forest.solve_velocity(&mut joints, &mut bodies, &poses);
                 contact_solver::solve_velocities(&mut constraints, &mut bodies);
             }
-            for j in &mut joints {
-                j.end_substep();
-            }
             // Integrate positions (bodies that do not move stay put exactly).
             // A dynamic body's turn per substep is capped: spinning faster,
             // its corners would sweep through what the contacts guard.
@@ -214,7 +211,8 @@ impl World {
                     poses[g.body as usize].dp += d;
                 }
             }
-            for j in &joints {
+            for j in &mut joints {
+                j.end_substep();
                 j.solve_position(&mut poses, &joint_params);
             }
             contact_solver::solve_positions(&constraints, &bodies, &mut poses, &params);

@@ -121,7 +121,7 @@ impl JointConstraint {
     /// Applies the accumulated impulses (start of each substep).
     pub fn warm_start(&self, bodies: &mut [SolverBody], poses: &[SolverPose]) {
         let f = &self.frame;
-        let (mut ba, mut bb) = (bodies[f.a as usize], bodies[f.b as usize]);
+        let (mut ba, mut bb) = load(bodies, f);
         let (qa, qb) = (&poses[f.a as usize], &poses[f.b as usize]);
         let imp = &self.impulses;
         match &self.kind {
@@ -144,7 +144,7 @@ impl JointConstraint {
         prm: &JointParams,
     ) {
         let f = &self.frame;
-        let (mut ba, mut bb) = (bodies[f.a as usize], bodies[f.b as usize]);
+        let (mut ba, mut bb) = load(bodies, f);
         let (qa, qb) = (&poses[f.a as usize], &poses[f.b as usize]);
         let imp = &mut self.impulses;
         let (ba_, bb_) = (&mut ba, &mut bb);
@@ -246,7 +246,7 @@ impl JointConstraint {
     /// joint's accumulated impulses.
     pub fn apply_rigid(&mut self, bodies: &mut [SolverBody], poses: &[SolverPose], x: [f64; 3]) {
         let f = self.frame;
-        let (mut ba, mut bb) = (bodies[f.a as usize], bodies[f.b as usize]);
+        let (mut ba, mut bb) = load(bodies, &f);
         let (ra, rb) = self.current_anchors(poses);
         let rows = self.rigid_rows();
         if rows.0 {
@@ -263,13 +263,44 @@ impl JointConstraint {
     }
 }
 
-/// Stores the bodies that respond to impulses.
+/// The two bodies' velocities, with the step's inverse masses from the
+/// frame (the same numbers the bodies hold).
+///
+/// A pass loads and stores only the velocities, field by field: one joint
+/// often reads a body the joint before it has just written, and a load that
+/// spans several earlier stores cannot be forwarded from them (on x86 it
+/// waits for the stores to reach the cache, a fifth of the velocity pass's
+/// time on `joint_grid`).
+#[inline(always)]
+fn load(bodies: &[SolverBody], f: &Frame) -> (SolverBody, SolverBody) {
+    let (a, b) = (&bodies[f.a as usize], &bodies[f.b as usize]);
+    (
+        SolverBody {
+            v: a.v,
+            w: a.w,
+            inv_mass: f.ma,
+            inv_inertia: f.ia,
+        },
+        SolverBody {
+            v: b.v,
+            w: b.w,
+            inv_mass: f.mb,
+            inv_inertia: f.ib,
+        },
+    )
+}
+
+/// Stores the velocities of the bodies that respond to impulses.
 #[inline(always)]
 fn write_back(bodies: &mut [SolverBody], f: &Frame, ba: SolverBody, bb: SolverBody) {
     if ba.responds() {
-        bodies[f.a as usize] = ba;
+        let t = &mut bodies[f.a as usize];
+        t.v = ba.v;
+        t.w = ba.w;
     }
     if bb.responds() {
-        bodies[f.b as usize] = bb;
+        let t = &mut bodies[f.b as usize];
+        t.v = bb.v;
+        t.w = bb.w;
     }
 }

@@ -53,10 +53,11 @@ struct Entry {
 pub(crate) struct JointForest {
     /// Leaves first: every entry comes before its parent.
     order: Vec<Entry>,
-    /// Per entry: `D⁻¹`, the off-diagonal block to the parent `H(i, p)`,
-    /// `L = D⁻¹·H(i, p)`, the right-hand side and the solution.
+    /// Per entry: `D⁻¹`, the off-diagonal block to the parent `H(i, p)`
+    /// (as the joint's coupling to the body), `L = D⁻¹·H(i, p)`, the
+    /// right-hand side and the solution.
     d_inv: Vec<M3>,
-    h_up: Vec<M3>,
+    h_up: Vec<Coupling>,
     l_up: Vec<M3>,
     x: Vec<[f64; 3]>,
     /// Scratch for building the order.
@@ -69,29 +70,8 @@ pub(crate) struct JointForest {
     body_seen: Vec<bool>,
     joint_done: Vec<bool>,
     pre: Vec<Entry>,
-    d: Vec<M3>,
     /// Whether the factorisation is ready for this substep.
     factored: bool,
-}
-
-fn mul(a: &M3, b: &M3) -> M3 {
-    let mut c = ZERO3;
-    for i in 0..3 {
-        for j in 0..3 {
-            c[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
-        }
-    }
-    c
-}
-
-fn transpose(a: &M3) -> M3 {
-    let mut t = ZERO3;
-    for i in 0..3 {
-        for j in 0..3 {
-            t[i][j] = a[j][i];
-        }
-    }
-    t
 }
 
 fn mul_vec(a: &M3, x: &[f64; 3]) -> [f64; 3] {
@@ -99,14 +79,6 @@ fn mul_vec(a: &M3, x: &[f64; 3]) -> [f64; 3] {
         a[0][0] * x[0] + a[0][1] * x[1] + a[0][2] * x[2],
         a[1][0] * x[0] + a[1][1] * x[1] + a[1][2] * x[2],
         a[2][0] * x[0] + a[2][1] * x[1] + a[2][2] * x[2],
-    ]
-}
-
-fn mul_t_vec(a: &M3, x: &[f64; 3]) -> [f64; 3] {
-    [
-        a[0][0] * x[0] + a[1][0] * x[1] + a[2][0] * x[2],
-        a[0][1] * x[0] + a[1][1] * x[1] + a[2][1] * x[2],
-        a[0][2] * x[0] + a[1][2] * x[1] + a[2][2] * x[2],
     ]
 }
 
@@ -141,19 +113,101 @@ fn inverse(a: &M3) -> Option<M3> {
     ])
 }
 
-/// `J` of a joint's rigid rows for one body with anchor `r` (rows: the
-/// point's x and y, then the angle; unused rows zero), negated for body A.
-fn jacobian(r: Vec2, rows: (bool, bool), sign: f64) -> M3 {
+/// `−J` of a joint's rigid rows on one body (joint rows × body columns,
+/// anchor `r`, `sign` −1 for body A): the point's rows `[−s, 0, s·ry]`,
+/// `[0, −s, −s·rx]` and the angle's `[0, 0, −s]`, unused rows zero. Only
+/// the five entries that are not always zero are kept; the products below
+/// skip the others, which leaves every sum as the dense 3×3 products give
+/// it (a term that is exactly zero does not change a sum).
+#[derive(Clone, Copy, Debug, Default)]
+struct Coupling {
+    g00: f64,
+    g02: f64,
+    g11: f64,
+    g12: f64,
+    g22: f64,
+}
+
+fn coupling(r: Vec2, rows: (bool, bool), sign: f64) -> Coupling {
     let (rx, ry) = (r.x as f64, r.y as f64);
-    let mut j = ZERO3;
+    // J's entries (0,0), (0,2), (1,1), (1,2), (2,2).
+    let mut j = [0.0f64; 5];
     if rows.0 {
-        j[0] = [sign, 0.0, -sign * ry];
-        j[1] = [0.0, sign, sign * rx];
+        j[0] = sign;
+        j[1] = -sign * ry;
+        j[2] = sign;
+        j[3] = sign * rx;
     }
     if rows.1 {
-        j[2] = [0.0, 0.0, sign];
+        j[4] = sign;
     }
-    j
+    Coupling {
+        g00: -j[0],
+        g02: -j[1],
+        g11: -j[2],
+        g12: -j[3],
+        g22: -j[4],
+    }
+}
+
+impl Coupling {
+    /// `L = D⁻¹·H` and the parent's update `Hᵀ·L`, with `H = G` when the
+    /// joint is the child and `H = Gᵀ` when the body is.
+    #[inline(always)]
+    fn eliminate(&self, inv: &M3, body_is_child: bool) -> (M3, M3) {
+        let g = self;
+        let mut l = ZERO3;
+        let mut u = ZERO3;
+        if body_is_child {
+            for k in 0..3 {
+                let v = inv[k];
+                l[k] = [
+                    v[0] * g.g00 + v[2] * g.g02,
+                    v[1] * g.g11 + v[2] * g.g12,
+                    v[2] * g.g22,
+                ];
+            }
+            for c in 0..3 {
+                u[0][c] = g.g00 * l[0][c] + g.g02 * l[2][c];
+                u[1][c] = g.g11 * l[1][c] + g.g12 * l[2][c];
+                u[2][c] = g.g22 * l[2][c];
+            }
+        } else {
+            for k in 0..3 {
+                let v = inv[k];
+                l[k] = [
+                    v[0] * g.g00,
+                    v[1] * g.g11,
+                    v[0] * g.g02 + v[1] * g.g12 + v[2] * g.g22,
+                ];
+            }
+            for c in 0..3 {
+                u[0][c] = g.g00 * l[0][c];
+                u[1][c] = g.g11 * l[1][c];
+                u[2][c] = g.g02 * l[0][c] + g.g12 * l[1][c] + g.g22 * l[2][c];
+            }
+        }
+        (l, u)
+    }
+
+    /// `Hᵀ·y`, the child's contribution to its parent's right-hand side.
+    #[inline(always)]
+    fn up(&self, y: &[f64; 3], body_is_child: bool) -> [f64; 3] {
+        let g = self;
+        if body_is_child {
+            [
+                g.g00 * y[0] + g.g02 * y[2],
+                g.g11 * y[1] + g.g12 * y[2],
+                g.g22 * y[2],
+            ]
+        } else {
+            [
+                g.g00 * y[0],
+                g.g11 * y[1],
+                g.g02 * y[0] + g.g12 * y[1] + g.g22 * y[2],
+            ]
+        }
+    }
 }
 
 /// Whether a solver body is a node: it responds to impulses in every
@@ -322,11 +376,10 @@ impl JointForest {
         poses: &[SolverPose],
     ) -> bool {
         let m = self.order.len();
-        self.d_inv.clear();
+        // Every entry's D and each non-root's H and L are written below, so
+        // the storage is only resized, not cleared.
         self.d_inv.resize(m, ZERO3);
-        self.h_up.clear();
-        self.h_up.resize(m, ZERO3);
-        self.l_up.clear();
+        self.h_up.resize(m, Coupling::default());
         self.l_up.resize(m, ZERO3);
         // H(i, parent) for each entry: −J of the joint on the body, oriented
         // joint-rows × body-columns, transposed when the body is the child.
@@ -335,34 +388,25 @@ impl JointForest {
                 continue;
             }
             let p = self.order[e.parent as usize].node;
-            let (joint, body, body_is_child) = match (e.node, p) {
-                (Node::Joint(j), Node::Body(b)) => (j, b, false),
-                (Node::Body(b), Node::Joint(j)) => (j, b, true),
+            let (joint, body) = match (e.node, p) {
+                (Node::Joint(j), Node::Body(b)) => (j, b),
+                (Node::Body(b), Node::Joint(j)) => (j, b),
                 _ => unreachable!("the forest alternates bodies and joints"),
             };
             let c = &joints[joint as usize];
             let (ra, rb) = c.current_anchors(poses);
             let (a, _) = c.bodies();
             let rows = c.rigid_rows();
-            let jac = if body == a {
-                jacobian(ra, rows, -1.0)
+            self.h_up[i] = if body == a {
+                coupling(ra, rows, -1.0)
             } else {
-                jacobian(rb, rows, 1.0)
+                coupling(rb, rows, 1.0)
             };
-            let mut h = jac;
-            for row in &mut h {
-                for v in row.iter_mut() {
-                    *v = -*v;
-                }
-            }
-            self.h_up[i] = if body_is_child { transpose(&h) } else { h };
         }
-        // D_i = H_ii − Σ_children H(c, i)ᵀ·D_c⁻¹·H(c, i).
-        let d = &mut self.d;
-        d.clear();
-        d.resize(m, ZERO3);
-        for (i, e) in self.order.iter().enumerate() {
-            d[i] = match e.node {
+        // D_i = H_ii − Σ_children H(c, i)ᵀ·D_c⁻¹·H(c, i), built in `d_inv`
+        // and inverted in place once its children are eliminated.
+        for (e, d) in self.order.iter().zip(self.d_inv.iter_mut()) {
+            *d = match e.node {
                 Node::Body(s) => {
                     let b = &bodies[s as usize];
                     let mut blk = ZERO3;
@@ -386,15 +430,15 @@ impl JointForest {
             };
         }
         for i in 0..m {
-            let Some(inv) = inverse(&d[i]) else {
+            let Some(inv) = inverse(&self.d_inv[i]) else {
                 return false;
             };
             self.d_inv[i] = inv;
             let p = self.order[i].parent;
             if p != u32::MAX {
-                let l = mul(&inv, &self.h_up[i]);
-                let update = mul(&transpose(&self.h_up[i]), &l);
-                let dp = &mut d[p as usize];
+                let body_is_child = matches!(self.order[i].node, Node::Body(_));
+                let (l, update) = self.h_up[i].eliminate(&inv, body_is_child);
+                let dp = &mut self.d_inv[p as usize];
                 for r in 0..3 {
                     for c in 0..3 {
                         dp[r][c] -= update[r][c];
@@ -409,17 +453,19 @@ impl JointForest {
     /// Solves `H·x = b` in place on `x` (`b` given in `x`).
     fn solve(&mut self) {
         let m = self.order.len();
+        // Up the tree; entry i's right-hand side is complete when reached
+        // (its children come first), so `D⁻¹·x` is taken once and kept.
         for i in 0..m {
+            let y = mul_vec(&self.d_inv[i], &self.x[i]);
             let p = self.order[i].parent;
             if p != u32::MAX {
-                let up = mul_t_vec(&self.h_up[i], &mul_vec(&self.d_inv[i], &self.x[i]));
+                let body_is_child = matches!(self.order[i].node, Node::Body(_));
+                let up = self.h_up[i].up(&y, body_is_child);
                 for (x, u) in self.x[p as usize].iter_mut().zip(up) {
                     *x -= u;
                 }
             }
-        }
-        for i in 0..m {
-            self.x[i] = mul_vec(&self.d_inv[i], &self.x[i]);
+            self.x[i] = y;
         }
         for i in (0..m).rev() {
             let p = self.order[i].parent;
@@ -454,6 +500,86 @@ impl JointForest {
         for (e, x) in self.order.iter().zip(&self.x) {
             if let Node::Joint(j) = e.node {
                 joints[j as usize].apply_rigid(bodies, poses, *x);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mul(a: &M3, b: &M3) -> M3 {
+        let mut c = ZERO3;
+        for i in 0..3 {
+            for j in 0..3 {
+                c[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+            }
+        }
+        c
+    }
+
+    fn transpose(a: &M3) -> M3 {
+        let mut t = ZERO3;
+        for i in 0..3 {
+            for j in 0..3 {
+                t[i][j] = a[j][i];
+            }
+        }
+        t
+    }
+
+    fn mul_t_vec(a: &M3, x: &[f64; 3]) -> [f64; 3] {
+        [
+            a[0][0] * x[0] + a[1][0] * x[1] + a[2][0] * x[2],
+            a[0][1] * x[0] + a[1][1] * x[1] + a[2][1] * x[2],
+            a[0][2] * x[0] + a[1][2] * x[1] + a[2][2] * x[2],
+        ]
+    }
+
+    /// The dense `−J` that [`coupling`] keeps five entries of.
+    fn dense(g: &Coupling) -> M3 {
+        [
+            [g.g00, -0.0, g.g02],
+            [-0.0, g.g11, g.g12],
+            [-0.0, -0.0, g.g22],
+        ]
+    }
+
+    /// The sparse elimination gives the dense 3×3 products' numbers (equal
+    /// as numbers: a sum of exact zeros may differ in the sign of zero).
+    #[test]
+    fn sparse_elimination_matches_dense_products() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
+        };
+        for case in 0..400 {
+            let rows = [(true, false), (true, true), (false, true)][case % 3];
+            let sign = if case % 2 == 0 { 1.0 } else { -1.0 };
+            let r = Vec2::new(rand() as f32, rand() as f32);
+            let g = coupling(r, rows, sign);
+            let mut inv = ZERO3;
+            for row in &mut inv {
+                for v in row.iter_mut() {
+                    *v = rand();
+                }
+            }
+            let y = [rand(), rand(), rand()];
+            for body_is_child in [false, true] {
+                let h = if body_is_child {
+                    transpose(&dense(&g))
+                } else {
+                    dense(&g)
+                };
+                let (l, u) = g.eliminate(&inv, body_is_child);
+                let l_dense = mul(&inv, &h);
+                assert_eq!(l, l_dense);
+                assert_eq!(u, mul(&transpose(&h), &l_dense));
+                assert_eq!(g.up(&y, body_is_child), mul_t_vec(&h, &y));
             }
         }
     }
