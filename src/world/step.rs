@@ -13,6 +13,7 @@
 //! `dynamics::schedule`): the same world and inputs give bit-identical results
 //! on every run and in every profile.
 
+use super::buried::Deep;
 use super::timer::Stopwatch;
 use super::world::World;
 use crate::dynamics::{Body, BodyKind, Collider};
@@ -36,8 +37,11 @@ impl World {
         self.timings.update_aabbs = sw.lap();
         self.find_pairs();
         self.timings.broadphase = sw.lap();
-        self.collide();
-        self.report_buried();
+        let mut deep = std::mem::take(&mut self.scratch.deep);
+        deep.clear();
+        self.collide(&mut deep);
+        self.report_buried(&mut deep);
+        self.scratch.deep = deep;
         self.wake_joined();
         self.timings.narrowphase = sw.lap();
         self.solve();
@@ -154,8 +158,8 @@ impl World {
     /// Stages 3–4: GJK (speculative distance) or EPA (overlap) and the manifold,
     /// for every pair with an awake body. New points inherit the impulses of last
     /// step's points with the same feature id. Sleeping bodies touched by awake
-    /// ones are woken.
-    fn collide(&mut self) {
+    /// ones are woken. Deep contacts go to `deep` (see `buried.rs`).
+    fn collide(&mut self, deep: &mut Vec<Deep>) {
         let dt = self.settings.dt;
         let base = self.settings.speculative_distance;
         let reuse_margin = self.settings.reuse_margin;
@@ -176,6 +180,7 @@ impl World {
                 ba.colliders.get(c.child_a as usize),
                 bb.colliders.get(c.child_b as usize),
             ) else {
+                deep.extend(World::deep_contact(c, ba, bb));
                 continue;
             };
             let (xa, xb) = (sa.pose(&ba.xf), sb.pose(&bb.xf));
@@ -185,6 +190,8 @@ impl World {
                     && (b.kind == BodyKind::Dynamic || b.v != Vec2::ZERO || b.w != 0.0)
             };
             if !(moving(ba) || moving(bb)) || ba.frozen || bb.frozen {
+                // The manifold stays as it was; it may still be deep.
+                deep.extend(World::deep_contact(c, ba, bb));
                 continue;
             }
             // Speculative reach: the base distance plus how far the pair can close
@@ -245,6 +252,7 @@ impl World {
             if events && touched != (c.manifold.count > 0) {
                 changed.push(*c);
             }
+            deep.extend(World::deep_contact(c, ba, bb));
             let m = &c.manifold;
             if m.count > 0 && m.min_separation() <= self.settings.linear_slop {
                 for (x, y) in [(ba, bb), (bb, ba)] {
