@@ -380,7 +380,7 @@ impl SweepAndPrune {
         }
         let mut crowd = std::mem::take(&mut self.scratch.crowd);
         self.find_other_pairs(rebuilt, &mut crowd, &mut found);
-        found.sort_unstable();
+        pairs::sort_pairs(&mut found, &mut self.scratch.next);
         found.dedup();
         self.merge_pairs(&found);
         self.scratch.found = found;

@@ -1,6 +1,7 @@
 //! The world: bodies, settings, the step pipeline.
 
 mod buried;
+mod contact_list;
 mod continuous;
 mod crowding;
 mod event;

@@ -13,17 +13,16 @@
 //! `dynamics::schedule`): the same world and inputs give bit-identical results
 //! on every run and in every profile.
 
+use super::buried::Deep;
 use super::timer::Stopwatch;
-use super::world::{Contact, World};
-use crate::dynamics::material::{mix_friction, mix_restitution};
+use super::world::World;
 use crate::dynamics::{Body, BodyKind, Collider};
 use crate::math::Vec2;
 use crate::narrowphase::dispatch;
-use crate::narrowphase::manifold::Manifold;
 use crate::shape::Shape;
 
 /// One side of a shape pair: the body and its shape.
-type Side<'w> = (&'w Body, &'w Collider);
+pub(super) type Side<'w> = (&'w Body, &'w Collider);
 
 impl World {
     /// Advances the world by one fixed step of `settings().dt` seconds.
@@ -38,8 +37,11 @@ impl World {
         self.timings.update_aabbs = sw.lap();
         self.find_pairs();
         self.timings.broadphase = sw.lap();
-        self.collide();
-        self.report_buried();
+        let mut deep = std::mem::take(&mut self.scratch.deep);
+        deep.clear();
+        self.collide(&mut deep);
+        self.report_buried(&mut deep);
+        self.scratch.deep = deep;
         self.wake_joined();
         self.timings.narrowphase = sw.lap();
         self.solve();
@@ -84,61 +86,35 @@ impl World {
             debug_assert!(self.contacts_are_merged(), "contact list out of sync");
             return;
         }
+        // In sync, only the added and removed pairs need a look; otherwise
+        // every pair does (see `contact_list`).
+        let incremental = self.scratch.contacts_in_sync;
         self.scratch.contacts_in_sync = true;
-        let pairs = self.broadphase.pairs();
-        if pairs.len() == self.contacts.len()
-            && self
-                .contacts
-                .iter()
-                .zip(pairs)
-                .all(|(c, &p)| (c.a, c.b) == p)
-        {
-            return;
+        if !incremental {
+            let pairs = self.broadphase.pairs();
+            let same = pairs.len() == self.contacts.len()
+                && self
+                    .contacts
+                    .iter()
+                    .zip(pairs)
+                    .all(|(c, &p)| (c.a, c.b) == p);
+            if same {
+                return;
+            }
         }
         // The previous list's allocation becomes next step's buffer: no
         // per-step reallocation of the contact list.
         let mut next = std::mem::take(&mut self.scratch.contacts);
         next.clear();
-        let old = &self.contacts;
-        let mut i = 0;
         let mut ended = std::mem::take(&mut self.scratch.ended);
         ended.clear();
-        let events = self.contact_events;
-        for &(a, b) in pairs {
-            while i < old.len() && (old[i].a, old[i].b) < (a, b) {
-                if events && old[i].manifold.count > 0 {
-                    ended.push(old[i]);
-                }
-                i += 1;
-            }
-            if i < old.len() && (old[i].a, old[i].b) == (a, b) {
-                next.push(old[i]);
-                i += 1;
-                continue;
-            }
-            let Some(((body_a, ca), (body_b, cb))) = self.pair_shapes(a, b) else {
-                continue;
-            };
-            next.push(Contact {
-                a,
-                b,
-                body_a: self.proxies[a as usize].body,
-                body_b: self.proxies[b as usize].body,
-                child_a: self.proxies[a as usize].child,
-                child_b: self.proxies[b as usize].child,
-                manifold: Manifold::default(),
-                features: Default::default(),
-                cache: Default::default(),
-                reuse: Default::default(),
-                friction: mix_friction(ca.material.friction, cb.material.friction),
-                restitution: mix_restitution(ca.material.restitution, cb.material.restitution),
-            });
-            let _ = (body_a, body_b);
-        }
-        if events {
-            ended.extend(old[i..].iter().filter(|c| c.manifold.count > 0));
+        if incremental {
+            self.merge_pair_changes(&mut next, &mut ended);
+        } else {
+            self.merge_all_pairs(&mut next, &mut ended);
         }
         self.scratch.contacts = std::mem::replace(&mut self.contacts, next);
+        debug_assert!(self.contacts_are_merged(), "contact list out of sync");
         for c in &ended {
             self.events.push(self.contact_end(c));
         }
@@ -162,7 +138,7 @@ impl World {
     /// The bodies and shapes of two proxies, when they may collide: shapes
     /// of two different bodies, one of them dynamic, whose filters agree and
     /// that no joint keeps apart.
-    fn pair_shapes(&self, a: u32, b: u32) -> Option<(Side<'_>, Side<'_>)> {
+    pub(super) fn pair_shapes(&self, a: u32, b: u32) -> Option<(Side<'_>, Side<'_>)> {
         let (pa, pb) = (self.proxies[a as usize], self.proxies[b as usize]);
         if pa.body == pb.body {
             return None;
@@ -182,8 +158,8 @@ impl World {
     /// Stages 3–4: GJK (speculative distance) or EPA (overlap) and the manifold,
     /// for every pair with an awake body. New points inherit the impulses of last
     /// step's points with the same feature id. Sleeping bodies touched by awake
-    /// ones are woken.
-    fn collide(&mut self) {
+    /// ones are woken. Deep contacts go to `deep` (see `buried.rs`).
+    fn collide(&mut self, deep: &mut Vec<Deep>) {
         let dt = self.settings.dt;
         let base = self.settings.speculative_distance;
         let reuse_margin = self.settings.reuse_margin;
@@ -204,6 +180,7 @@ impl World {
                 ba.colliders.get(c.child_a as usize),
                 bb.colliders.get(c.child_b as usize),
             ) else {
+                deep.extend(World::deep_contact(c, ba, bb));
                 continue;
             };
             let (xa, xb) = (sa.pose(&ba.xf), sb.pose(&bb.xf));
@@ -213,6 +190,8 @@ impl World {
                     && (b.kind == BodyKind::Dynamic || b.v != Vec2::ZERO || b.w != 0.0)
             };
             if !(moving(ba) || moving(bb)) || ba.frozen || bb.frozen {
+                // The manifold stays as it was; it may still be deep.
+                deep.extend(World::deep_contact(c, ba, bb));
                 continue;
             }
             // Speculative reach: the base distance plus how far the pair can close
@@ -273,6 +252,7 @@ impl World {
             if events && touched != (c.manifold.count > 0) {
                 changed.push(*c);
             }
+            deep.extend(World::deep_contact(c, ba, bb));
             let m = &c.manifold;
             if m.count > 0 && m.min_separation() <= self.settings.linear_slop {
                 for (x, y) in [(ba, bb), (bb, ba)] {

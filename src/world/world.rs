@@ -120,6 +120,9 @@ pub(crate) struct Scratch {
     /// keeps the list as it is. Anything else that edits the list clears it.
     pub contacts_in_sync: bool,
     pub wake: Vec<u32>,
+    /// This step's deep contacts: buried body, other body, depth and limit
+    /// (m); see `buried.rs`.
+    pub deep: Vec<(u32, u32, f32, f32)>,
     pub islands: UnionFind,
     pub island_rest: Vec<f32>,
     pub pick: Vec<u32>,
