@@ -5,8 +5,10 @@
 //! What runs where (see `docs/scenes.md`, "Golden hashes"):
 //!
 //! * `cargo test --test determinism` (debug) checks every stored golden except
-//!   the slow ones: `many_pyramids` only after 1 step, `large_pyramid` and
-//!   `tumbler` after 1 and 60 steps (`MINKOWSKI_GOLDEN_FULL=1` checks all).
+//!   the slow ones: `many_pyramids`, `washer`, `junkyard` and `spinner` only
+//!   after 1 step, `rain`, `large_pyramid`, `tumbler`, `joint_grid`,
+//!   `compounds` and `smash` after 1 and 60 steps (`MINKOWSKI_GOLDEN_FULL=1`
+//!   checks all).
 //! * `cargo test --release --test determinism` checks every golden (~45 s here).
 //! * `MINKOWSKI_BLESS=1 cargo test --release --test determinism` recomputes every
 //!   golden and rewrites `tests/golden_hashes.ron`.
@@ -47,7 +49,7 @@ fn steps_checked(name: &str) -> Vec<u64> {
     // both check.
     let full = env_on("MINKOWSKI_GOLDEN_FULL");
     let limit = match (cfg!(debug_assertions), name) {
-        (true, "many_pyramids" | "washer" | "junkyard") if !full => 1,
+        (true, "many_pyramids" | "washer" | "junkyard" | "spinner") if !full => 1,
         (true, "rain") if !full => 60,
         (true, "large_pyramid" | "tumbler" | "joint_grid" | "compounds" | "smash") if !full => 60,
         _ => u64::MAX,
@@ -144,6 +146,7 @@ mod golden {
         washer,
         rain,
         junkyard,
+        spinner,
     );
 }
 

@@ -279,6 +279,7 @@ fn the_other_scenes_hold_what_they_promise() {
         ("compounds", 3_001, 0),
         ("smash", 9_601, 0),
         ("washer", 8_101, 0),
+        ("spinner", 6_078, 1),
     ] {
         let (b, js) = Scene::builtin(name).unwrap().expand();
         assert_eq!((b.len(), js.len()), (n, j), "{name}");

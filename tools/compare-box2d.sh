@@ -9,18 +9,19 @@ b2=$(realpath "${1:?path to Box2D bin/benchmark}")
 rounds=${2:-2}
 cd "$(dirname "$0")/.."
 cargo build --release -q
+bin="${CARGO_TARGET_DIR:-target}/release/minkowski"
 # Box2D's benchmark writes a CSV per scene into its working directory.
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-declare -A steps=([joint_grid]=500 [tumbler]=750 [compounds]=500 [smash]=300 [washer]=500 [large_pyramid]=500 [many_pyramids]=200 [rain]=1000 [junkyard]=800)
+declare -A steps=([joint_grid]=500 [tumbler]=750 [compounds]=500 [smash]=300 [washer]=500 [large_pyramid]=500 [many_pyramids]=200 [rain]=1000 [junkyard]=800 [spinner]=500)
 shift $(( $# < 2 ? $# : 2 ))
 scenes=("$@")
-[ ${#scenes[@]} -gt 0 ] || scenes=(joint_grid tumbler compounds smash washer large_pyramid rain junkyard)
+[ ${#scenes[@]} -gt 0 ] || scenes=(joint_grid tumbler compounds smash washer large_pyramid rain junkyard spinner)
 for scene in "${scenes[@]}"; do
   n=${steps[$scene]}
   for r in $(seq "$rounds"); do
     b=$(cd "$scratch" && "$b2" -b="$scene" -w=1 -r=1 | grep -E '^run 0' | grep -Eo '[0-9]+\.[0-9]+')
-    m=$(./target/release/minkowski bench "$scene" --steps "$n" --json \
+    m=$("$bin" bench "$scene" --steps "$n" --json \
       | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["total_s"]*1000)')
     python3 - "$scene" "$r" "$n" "$b" "$m" <<'PY'
 import sys

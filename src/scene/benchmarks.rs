@@ -6,8 +6,9 @@
 //! damping ratio 2) and ours are rigid; a body with no shapes (Box2D's
 //! grounds that only anchor a joint) is the world frame here; the compounds
 //! scene's far segment (80 m below the floor, never reached) is a thin box.
-//! The spinner is not copied: it needs a one-sided chain loop and a rounded
-//! box, shapes this engine does not have.
+//! Box2D's capsules lie along x and ours along y, so the spinner's capsule
+//! bodies start turned by π/2; Box2D's `enableSleep = false` is a sleep
+//! threshold of 0 m/s here.
 
 use super::joint_spec::{BodyRef, JointSpec, TorqueMotorSpec};
 use super::spec::{BodySpec, MotionSpec, PartSpec, ShapeSpec};
@@ -37,6 +38,10 @@ pub enum Benchmark {
     /// 8,000 pentagons in a 160 m bin, pushed by a kinematic box that
     /// follows `x = 60 sin(0.2 t)`.
     Junkyard,
+    /// A one-sided chain loop of 40 m radius holding 6,076 capsules, discs
+    /// and boxes, stirred by a 40 m rounded paddle that a hinge motor turns
+    /// at 5 rad/s with unlimited torque.
+    Spinner,
 }
 
 impl Benchmark {
@@ -50,6 +55,7 @@ impl Benchmark {
             Benchmark::Washer => 8_101,
             Benchmark::Rain => 1,
             Benchmark::Junkyard => 8_002,
+            Benchmark::Spinner => 6_078,
         }
     }
 
@@ -63,6 +69,7 @@ impl Benchmark {
             Benchmark::Washer => washer(out),
             Benchmark::Rain => rain_ground(out),
             Benchmark::Junkyard => junkyard(out),
+            Benchmark::Spinner => spinner(out, joints),
         }
     }
 }
@@ -401,4 +408,138 @@ fn junkyard(out: &mut Vec<BodySpec>) {
         phase: -0.2 / 60.0,
     });
     out.push(pusher);
+}
+
+/// Box2D's `b2ComputeCosSin` for an angle in [−π, π]: the cosine and sine by
+/// Bhaskara's rational approximation, then scaled to unit length. It is not
+/// `cosf`/`sinf`: for −1° its sine is −0.017757 instead of −0.017452, and the
+/// spinner's chain is built from it, so its points are only right with it.
+fn box2d_cos_sin(x: f32) -> (f32, f32) {
+    use std::f32::consts::PI;
+    debug_assert!((-PI..=PI).contains(&x));
+    let pi2 = PI * PI;
+    // cos(y) ≈ (π² − 4y²) / (π² + y²) for |y| ≤ π/2; shift by π outside.
+    let bhaskara_cos = |y: f32| (pi2 - 4.0 * y * y) / (pi2 + y * y);
+    let c = if x < -0.5 * PI {
+        -bhaskara_cos(x + PI)
+    } else if x > 0.5 * PI {
+        -bhaskara_cos(x - PI)
+    } else {
+        bhaskara_cos(x)
+    };
+    // sin(y) ≈ 16y(π − y) / (5π² − 4y(π − y)) for y in [0, π].
+    let bhaskara_sin = |y: f32| 16.0 * y * (PI - y) / (5.0 * pi2 - 4.0 * y * (PI - y));
+    let s = if x < 0.0 {
+        -bhaskara_sin(x + PI)
+    } else {
+        bhaskara_sin(x)
+    };
+    let mag = libm::sqrtf(s * s + c * c);
+    let inv = if mag > 0.0 { 1.0 / mag } else { 0.0 };
+    (c * inv, s * inv)
+}
+
+/// The spinner's loop: (40, 0) turned again and again by Box2D's
+/// approximate −1° (`b2MakeRot(−2π/360)`), shifted up 32 m. The approximate
+/// turn is 1.0175°, so the 360 points go round 366.3°: the last six overlap
+/// the first six, and the closing edge runs back counter-clockwise over
+/// them, its solid side outwards, where no body is.
+fn spinner_loop() -> Vec<Vec2> {
+    const COUNT: usize = 360;
+    let (c, s) = box2d_cos_sin(-2.0 * std::f32::consts::PI / COUNT as f32);
+    let mut p = Vec2::new(40.0, 0.0);
+    let mut points = Vec::with_capacity(COUNT);
+    for _ in 0..COUNT {
+        points.push(Vec2::new(p.x, p.y + 32.0));
+        p = Vec2::new(c * p.x - s * p.y, s * p.x + c * p.y);
+    }
+    points
+}
+
+fn spinner(out: &mut Vec<BodySpec>, joints: &mut Vec<JointSpec>) {
+    // The ground: the loop, clockwise, so that bodies stay inside it.
+    let ground = out.len();
+    let mut chain = body(
+        ShapeSpec::Chain {
+            points: spinner_loop(),
+            closed: true,
+        },
+        Vec2::ZERO,
+        BodyKind::Static,
+    );
+    chain.friction = 0.1;
+    out.push(chain);
+
+    let pivot = Vec2::new(0.0, 12.0);
+    let mut paddle = BodySpec::new(
+        ShapeSpec::RoundedRect {
+            hx: 0.4,
+            hy: 20.0,
+            radius: 0.2,
+        },
+        pivot,
+    );
+    paddle.friction = 0.0;
+    // Box2D's enableSleep = false: the body may rest only at exactly zero
+    // speed, which the motor never lets it reach.
+    paddle.sleep_threshold = Some(0.0);
+    let index = out.len();
+    out.push(paddle);
+    joints.push(hinge(
+        Some(ground),
+        index,
+        pivot,
+        Some(TorqueMotorSpec {
+            speed: 5.0,
+            max_torque: f32::MAX,
+        }),
+    ));
+
+    let shapes = [
+        // Box2D's capsule (−0.25, 0)..(0.25, 0), r 0.25: ours lies along y,
+        // so the body turns it by π/2.
+        ShapeSpec::Capsule {
+            half_height: 0.25,
+            r: 0.25,
+        },
+        ShapeSpec::Circle { r: 0.35 },
+        ShapeSpec::Rect { hx: 0.35, hy: 0.35 },
+    ];
+    let (mut x, mut y) = (-23.0f32, 2.0f32);
+    for i in 0..2 * 3038 {
+        let mut b = BodySpec::new(shapes[i % 3].clone(), Vec2::new(x, y));
+        if i % 3 == 0 {
+            b.angle = std::f32::consts::FRAC_PI_2;
+        }
+        b.friction = 0.1;
+        b.restitution = 0.1;
+        b.density = 0.25;
+        out.push(b);
+        x += 0.5;
+        if x >= 23.0 {
+            x = -23.0;
+            y += 0.5;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Box2D's own numbers (its `b2MakeRot(−2π/360)` and a FNV-1a hash of the
+    /// loop's coordinate bits, printed by a C program linked against Box2D
+    /// v3 at 617d32a).
+    #[test]
+    fn the_spinner_loop_has_box2ds_bits() {
+        let (c, s) = box2d_cos_sin(-2.0 * std::f32::consts::PI / 360.0);
+        assert_eq!((c.to_bits(), s.to_bits()), (0x3f7f_f5ab, 0xbc91_77d5));
+        let mut h: u64 = 1_469_598_103_934_665_603;
+        for p in spinner_loop() {
+            for v in [p.x, p.y] {
+                h = (h ^ v.to_bits() as u64).wrapping_mul(1_099_511_628_211);
+            }
+        }
+        assert_eq!(h, 0xd398_fbd0_e560_eed4);
+    }
 }

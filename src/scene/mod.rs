@@ -99,4 +99,5 @@ builtin!(
     "washer",
     "rain",
     "junkyard",
+    "spinner",
 );
