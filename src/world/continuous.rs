@@ -184,12 +184,13 @@ impl World {
                     // quarter of its thinnest part), as Box2D v3's fallback.
                     let core_radius = (0.25 * thinnest(&c.shape)).max(slop);
                     let core = Shape::circle(core_radius);
-                    let core_sweep = Sweep {
+                    // Computed only when asked for: most hits never need it.
+                    let core_sweep = || Sweep {
                         local_center: sweep.local_center - c.shape.mass_properties(1.0).centroid,
                         ..sweep
                     };
                     let core_toi =
-                        || time_of_impact(&oc.shape, &other_sweep, &core, &core_sweep, options);
+                        || time_of_impact(&oc.shape, &other_sweep, &core, &core_sweep(), options);
                     if touching {
                         // Already touching at the start: the core's impact,
                         // and a core already at the surface (the body deep in
@@ -200,7 +201,7 @@ impl World {
                         // pushed out, and it kept its island awake.
                         let toi = core_toi();
                         let depth = |t: f32| {
-                            let pose = core_sweep.at(t);
+                            let pose = core_sweep().at(t);
                             dispatch::penetration(&oc.shape, &other_pose, &core, &pose)
                                 .map_or(0.0, |p| p.depth)
                         };

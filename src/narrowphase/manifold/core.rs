@@ -2,14 +2,15 @@
 //! radius) the solver tracks a curved or rounded surface by.
 
 use crate::math::{Iso, Vec2};
-use crate::shape::{Shape, SupportMap};
+use crate::shape::{ellipse_support, Shape, SupportMap};
 
 /// The core point behind a shape's surface point `p`, where its outward
 /// normal is `out` (the shape placed at `xf`, both in A's frame), and the
 /// radius from the core out to the surface. Rounded shapes have their
 /// skeleton as core (a circle's centre, a capsule's segment, a polygon
-/// itself, radius 0). An ellipse's core is its centre of curvature at `p`,
-/// with the radius of curvature `ρ = (rx·ry)² / h³`, `h` its support distance
+/// itself, radius 0). An ellipse's core is its centre of curvature at its
+/// surface point whose normal is `out` (its support point along `out`), with
+/// the radius of curvature `ρ = (rx·ry)² / h³`, `h` its support distance
 /// along `out`: the osculating circle, which follows the surface to second
 /// order as the ellipse rolls. (A contact that tracked the material point
 /// `p` instead would see it rise as the ellipse turns, let a rocking ellipse
@@ -20,14 +21,13 @@ pub(super) fn core_behind(shape: &Shape, xf: &Iso, p: Vec2, out: Vec2) -> (Vec2,
         Shape::Ellipse { rx, ry } => {
             let d = xf.rot.apply_inv(out);
             let h2 = rx * rx * d.x * d.x + ry * ry * d.y * d.y;
-            let h = h2.sqrt();
-            let rho = (rx * ry) * (rx * ry) / (h2 * h);
+            let rho = (rx * ry) * (rx * ry) / (h2 * h2.sqrt());
             // Behind the support point along `out` (closed form), not the
             // witness `p`: GJK converges on the distance, which hardly moves
             // with the witness along a flat curve (warm started, witnesses
             // fell 2 cm from the contact of a 0.2 × 0.1 m ellipse); that
             // lever's torque tipped a rocking ellipse and kept it rocking.
-            let support = xf.apply(Vec2::new(rx * rx * d.x, ry * ry * d.y) / h);
+            let support = xf.apply(ellipse_support(*rx, *ry, d));
             if rho.is_finite() && support.is_finite() {
                 (support - rho * out, rho)
             } else {
