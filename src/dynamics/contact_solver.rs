@@ -58,6 +58,7 @@ use super::solver_body::{SolverBody, SolverPose};
 use crate::math::{cross, cross_sv, Vec2};
 use crate::narrowphase::manifold::{measure, FeatureKind, Manifold, PointFeature};
 
+mod forest;
 mod position;
 mod simd;
 mod velocity;
@@ -67,6 +68,7 @@ use velocity::{
     apply, pair, solve_one, speed, update_one, warm_one, write_back, MAX_CONDITION, TURNING_SPIN,
 };
 
+pub(crate) use forest::ContactForest;
 pub(crate) use simd::{
     apply_restitution, solve_positions, solve_velocities, update_anchors, warm_start,
     ContactBundles,

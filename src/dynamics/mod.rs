@@ -1,6 +1,7 @@
 //! Rigid-body dynamics: bodies and their shapes, materials, collision filters,
 //! joints, the contact solver, the drag and sleeping.
 
+pub(crate) mod block3;
 pub mod body;
 pub(crate) mod contact_solver;
 pub mod drag;

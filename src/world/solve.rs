@@ -128,6 +128,8 @@ impl World {
         constraints.append_scheduled(&mut block, &mut wavefront, &bodies);
         self.scratch.block = block;
         self.scratch.wavefront = wavefront;
+        let mut contact_forest = std::mem::take(&mut self.scratch.contact_forest);
+        contact_forest.build(&constraints, &bodies);
 
         // Joints, in slot order; the world frame is one more static slot.
         let mut joints = std::mem::take(&mut self.scratch.joint_constraints);
@@ -184,6 +186,7 @@ impl World {
             }
             contact_solver::update_anchors(&mut constraints, &bodies, &poses, h, s.max_push_speed);
             contact_solver::warm_start(&constraints, &mut bodies);
+            contact_forest.prepare(&constraints, &bodies);
             if let Some(d) = drag.as_mut() {
                 d.solve_velocity(&mut bodies, &poses, &joint_params);
             }
@@ -194,6 +197,7 @@ impl World {
                 }
                 forest.solve_velocity(&mut joints, &mut bodies, &poses);
                 contact_solver::solve_velocities(&mut constraints, &mut bodies);
+                contact_forest.solve_velocity(&mut constraints, &mut bodies);
             }
             // Integrate positions (bodies that do not move stay put exactly).
             // A dynamic body's turn per substep is capped: spinning faster,
@@ -235,6 +239,7 @@ impl World {
         }
         self.scratch.joint_constraints = joints;
         self.scratch.joint_forest = forest;
+        self.scratch.contact_forest = contact_forest;
         self.scratch.solver_bodies = bodies;
         self.scratch.solver_poses = poses;
         self.scratch.moving = moving;

@@ -3,7 +3,7 @@
 use super::settings::WorldSettings;
 pub(crate) use super::validate::{check, validate_body_def, BodyError, MAX_POSITION};
 use crate::broadphase::{QueryTree, SapConfig, SweepAndPrune};
-use crate::dynamics::contact_solver::{ContactBundles, ContactConstraints};
+use crate::dynamics::contact_solver::{ContactBundles, ContactConstraints, ContactForest};
 use crate::dynamics::joint::{Joint, JointConstraint, JointForest};
 use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::sleep::UnionFind;
@@ -135,6 +135,8 @@ pub(crate) struct Scratch {
     /// Contacts that began or ended touching this step (contact events).
     pub ended: Vec<Contact>,
     pub joint_forest: JointForest,
+    /// The exact solve of contacts in islands of very different masses.
+    pub contact_forest: ContactForest,
     /// Bodies held by a contact point, a joint or the drag this step.
     pub held: Vec<bool>,
 }

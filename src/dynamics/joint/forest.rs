@@ -25,12 +25,9 @@
 //! joint's unused rows are decoupled), in f64.
 
 use super::constraint::JointConstraint;
+use crate::dynamics::block3::{inverse, mul_vec, M3, ZERO3};
 use crate::dynamics::solver_body::{SolverBody, SolverPose};
 use crate::math::Vec2;
-
-type M3 = [[f64; 3]; 3];
-
-const ZERO3: M3 = [[0.0; 3]; 3];
 
 /// A node of the elimination order: a body (solver slot) or a joint (index
 /// into the step's joint constraints).
@@ -72,45 +69,6 @@ pub(crate) struct JointForest {
     pre: Vec<Entry>,
     /// Whether the factorisation is ready for this substep.
     factored: bool,
-}
-
-fn mul_vec(a: &M3, x: &[f64; 3]) -> [f64; 3] {
-    [
-        a[0][0] * x[0] + a[0][1] * x[1] + a[0][2] * x[2],
-        a[1][0] * x[0] + a[1][1] * x[1] + a[1][2] * x[2],
-        a[2][0] * x[0] + a[2][1] * x[1] + a[2][2] * x[2],
-    ]
-}
-
-/// The inverse by cofactors; `None` when singular.
-fn inverse(a: &M3) -> Option<M3> {
-    let c00 = a[1][1] * a[2][2] - a[1][2] * a[2][1];
-    let c01 = a[1][2] * a[2][0] - a[1][0] * a[2][2];
-    let c02 = a[1][0] * a[2][1] - a[1][1] * a[2][0];
-    let det = a[0][0] * c00 + a[0][1] * c01 + a[0][2] * c02;
-    let scale = a.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()));
-    let tiny = 1e-12 * scale * scale * scale;
-    if det.is_nan() || det.abs() <= tiny {
-        return None;
-    }
-    let inv = 1.0 / det;
-    Some([
-        [
-            c00 * inv,
-            (a[0][2] * a[2][1] - a[0][1] * a[2][2]) * inv,
-            (a[0][1] * a[1][2] - a[0][2] * a[1][1]) * inv,
-        ],
-        [
-            c01 * inv,
-            (a[0][0] * a[2][2] - a[0][2] * a[2][0]) * inv,
-            (a[0][2] * a[1][0] - a[0][0] * a[1][2]) * inv,
-        ],
-        [
-            c02 * inv,
-            (a[0][1] * a[2][0] - a[0][0] * a[2][1]) * inv,
-            (a[0][0] * a[1][1] - a[0][1] * a[1][0]) * inv,
-        ],
-    ])
 }
 
 /// `−J` of a joint's rigid rows on one body (joint rows × body columns,
@@ -508,34 +466,7 @@ impl JointForest {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn mul(a: &M3, b: &M3) -> M3 {
-        let mut c = ZERO3;
-        for i in 0..3 {
-            for j in 0..3 {
-                c[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
-            }
-        }
-        c
-    }
-
-    fn transpose(a: &M3) -> M3 {
-        let mut t = ZERO3;
-        for i in 0..3 {
-            for j in 0..3 {
-                t[i][j] = a[j][i];
-            }
-        }
-        t
-    }
-
-    fn mul_t_vec(a: &M3, x: &[f64; 3]) -> [f64; 3] {
-        [
-            a[0][0] * x[0] + a[1][0] * x[1] + a[2][0] * x[2],
-            a[0][1] * x[0] + a[1][1] * x[1] + a[2][1] * x[2],
-            a[0][2] * x[0] + a[1][2] * x[1] + a[2][2] * x[2],
-        ]
-    }
+    use crate::dynamics::block3::{mul, mul_t_vec, transpose};
 
     /// The dense `−J` that [`coupling`] keeps five entries of.
     fn dense(g: &Coupling) -> M3 {

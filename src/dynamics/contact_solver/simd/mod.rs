@@ -35,9 +35,11 @@ use crate::dynamics::solver_body::{SolverBody, SolverPose};
 use crate::narrowphase::manifold::FeatureKind;
 
 mod position;
+mod rows;
 mod velocity;
 
 pub(crate) use position::{apply_restitution, solve_positions};
+pub(crate) use rows::{NormalRows, RowsAt};
 pub(crate) use velocity::{solve_velocities, update_anchors, warm_start};
 
 /// Lanes per bundle.

@@ -1,0 +1,548 @@
+//! The normal rows of contacts in stacks of very different masses, solved
+//! exactly on a spanning forest of the contact graph.
+//!
+//! A light box carrying one a thousand times heavier is the hard case of
+//! sequential impulses: the top contact's impulse is bounded by the light
+//! box's effective mass, so each pass takes about 1/1000 of the heavy box's
+//! fall out of it, and the light box is pressed into the ground. Here the
+//! contacts of such an island are solved together after each velocity
+//! iteration's one-at-a-time pass, by the same block LDLᵀ elimination as the
+//! joints' rigid rows (`joint::forest`, after D. Baraff, "Linear-Time
+//! Dynamics using Lagrange Multipliers", 1996):
+//!
+//! ```text
+//! ⎡  M   −Jᵀ ⎤ ⎡ Δv ⎤   ⎡     0      ⎤
+//! ⎣ −J    0  ⎦ ⎣ Δλ ⎦ = ⎣ J·v + bias ⎦
+//! ```
+//!
+//! over a tree whose nodes are the moving bodies and the contacts (each
+//! manifold one node of one or two normal rows). Static and kinematic
+//! bodies are not nodes, so a contact with the ground has one body and
+//! never closes a loop; a contact that would close a loop between moving
+//! bodies stays with the one-at-a-time passes. Each solved row has a tiny
+//! compliance ([`COMPLIANCE`]), which keeps every pivot of the elimination
+//! definite.
+//!
+//! Contacts are inequalities; the exact solve treats as equalities the rows
+//! that carry load when the substep starts (a positive accumulated impulse,
+//! usually warm started) or are closing faster than their target allows (a
+//! body landing), and leaves the others out. Its impulses are added to the
+//! rows' accumulated impulses; where that would pull a row, the whole tree
+//! takes only the part of its step that leaves the row at zero (see
+//! [`ContactForest::solve_velocity`]). The next iteration's one-at-a-time
+//! pass sorts out any row that the guess got wrong. Friction, rolling
+//! resistance and the position pass are unchanged.
+//!
+//! Only islands that rest on the ground (a contact with a static or
+//! kinematic body) and whose heaviest and lightest bodies differ by
+//! [`MASS_RATIO`] or more get a forest. With comparable masses the passes
+//! converge well enough, and the solve would cost time for nothing; an
+//! island touching no ground (a drum turned by its motor, bodies colliding
+//! in free fall) has no load to carry down.
+
+use super::simd::{ContactBundles, NormalRows, RowsAt};
+use crate::dynamics::block3::{inverse, mul, mul_t_vec, mul_vec, transpose, M3, ZERO3};
+use crate::dynamics::sleep::UnionFind;
+use crate::dynamics::solver_body::SolverBody;
+
+/// Islands (bodies connected by contacts) resting on the ground whose
+/// heaviest body is at least this many times the lightest get their
+/// contacts solved on a forest. Ten boxes of alternating densities 1 : 3
+/// already stand 1 cm off their places under the one-at-a-time passes alone
+/// (`tests/mass_ratio.rs`).
+pub(crate) const MASS_RATIO: f32 = 3.0;
+
+/// Each solved row's compliance, relative to its own effective mass's
+/// inverse `k = J·M⁻¹·Jᵀ` (the row alone): the row gives way by
+/// `COMPLIANCE·k·λ` under the impulse `λ`. With it every pivot of the
+/// elimination is definite (bodies positive, contacts negative), in any
+/// order: a tree may touch the ground through several contacts (each a leaf
+/// whose pivot would otherwise be zero), and redundant rows (a box on two
+/// static bodies, or two points of a manifold nearly coincident) share
+/// their load instead of making the system singular. The error it leaves
+/// in a row's target speed is about `COMPLIANCE` relative, and the next
+/// iteration's solve, on the residual, takes most of that out again.
+const COMPLIANCE: f64 = 1e-6;
+
+/// A node of the elimination order: a body (solver slot) or a contact
+/// (index into the forest's contacts).
+#[derive(Clone, Copy, Debug)]
+enum Node {
+    Body(u32),
+    Contact(u32),
+}
+
+/// One elimination step.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    node: Node,
+    /// Index of the parent entry, or `u32::MAX` for a root.
+    parent: u32,
+}
+
+/// A contact of the forest.
+#[derive(Clone, Copy, Debug)]
+struct ContactNode {
+    at: RowsAt,
+    a: u32,
+    b: u32,
+}
+
+/// The forest of one step and its factorisation's storage.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ContactForest {
+    contacts: Vec<ContactNode>,
+    /// Leaves first: every entry comes before its parent.
+    order: Vec<Entry>,
+    /// Per contact: its rows at the substep's start, and which of them are
+    /// solved as equalities this substep.
+    rows: Vec<NormalRows>,
+    active: Vec<[bool; 2]>,
+    /// Per contact: its accumulated impulses, during a solve.
+    impulse: Vec<[f32; 2]>,
+    /// The entries of `order` that are roots: each tree is the range of
+    /// entries after the previous root up to its own.
+    roots: Vec<u32>,
+    /// Per entry: `D⁻¹`, the off-diagonal block to the parent `H(i, p)`,
+    /// `L = D⁻¹·H(i, p)`, and the right-hand side and solution.
+    d_inv: Vec<M3>,
+    h_up: Vec<M3>,
+    l_up: Vec<M3>,
+    x: Vec<[f64; 3]>,
+    /// Scratch: islands and trees (union–find over bodies), per island the
+    /// smallest and largest inverse mass, the body → contacts adjacency,
+    /// the depth-first search.
+    islands: UnionFind,
+    trees: UnionFind,
+    grounded: Vec<bool>,
+    inv_mass_range: Vec<(f32, f32)>,
+    adjacency: Vec<u32>,
+    adjacency_start: Vec<u32>,
+    fill: Vec<u32>,
+    body_seen: Vec<bool>,
+    contact_done: Vec<bool>,
+    stack: Vec<(Node, u32)>,
+    pre: Vec<Entry>,
+    /// Whether the factorisation is ready for this substep.
+    factored: bool,
+}
+
+/// Whether a solver body is a node: it responds to impulses. Static,
+/// kinematic and sleeping bodies are ground.
+fn moves(b: &SolverBody) -> bool {
+    b.inv_mass > 0.0
+}
+
+/// Speed of B relative to A along row `i`'s normal at its anchor.
+fn row_speed(rows: &NormalRows, i: usize, ba: &SolverBody, bb: &SolverBody) -> f32 {
+    (bb.v - ba.v).dot(rows.normal[i]) + bb.w * rows.arm_b[i] - ba.w * rows.arm_a[i]
+}
+
+impl ContactForest {
+    /// Chooses this step's forest from the scheduled constraints, in their
+    /// order: the contacts of islands with a mass ratio of [`MASS_RATIO`] or
+    /// more, each joining unless it closes a loop between moving bodies.
+    pub fn build(&mut self, constraints: &ContactBundles, bodies: &[SolverBody]) {
+        self.order.clear();
+        self.contacts.clear();
+        let n = bodies.len();
+        let pair = |a: u32, b: u32| moves(&bodies[a as usize]) && moves(&bodies[b as usize]);
+        // Islands through contacts between moving bodies, and their mass
+        // range.
+        self.islands.reset(n);
+        let mut any_pair = false;
+        for (_, a, b) in constraints.locations() {
+            if pair(a, b) {
+                self.islands.union(a, b);
+                any_pair = true;
+            }
+        }
+        if !any_pair {
+            return;
+        }
+        self.inv_mass_range.clear();
+        self.inv_mass_range.resize(n, (f32::INFINITY, 0.0));
+        for (i, b) in bodies.iter().enumerate() {
+            if moves(b) {
+                let range = &mut self.inv_mass_range[self.islands.find(i as u32) as usize];
+                *range = (range.0.min(b.inv_mass), range.1.max(b.inv_mass));
+            }
+        }
+        // Which islands rest on the ground: a load has somewhere to go.
+        self.grounded.clear();
+        self.grounded.resize(n, false);
+        for (_, a, b) in constraints.locations() {
+            let (ma, mb) = (moves(&bodies[a as usize]), moves(&bodies[b as usize]));
+            if ma != mb {
+                let body = if ma { a } else { b };
+                let root = self.islands.find(body) as usize;
+                self.grounded[root] = true;
+            }
+        }
+        // The forest: a second union–find, over moving bodies only (a ground
+        // contact has one moving body and never closes a loop).
+        self.trees.reset(n);
+        for (at, a, b) in constraints.locations() {
+            let body = if moves(&bodies[a as usize]) { a } else { b };
+            if !moves(&bodies[body as usize]) {
+                continue;
+            }
+            let island = self.islands.find(body) as usize;
+            let (lo, hi) = self.inv_mass_range[island];
+            if !self.grounded[island] || hi < MASS_RATIO * lo {
+                continue;
+            }
+            if pair(a, b) {
+                if self.trees.find(a) == self.trees.find(b) {
+                    continue;
+                }
+                self.trees.union(a, b);
+            }
+            self.contacts.push(ContactNode { at, a, b });
+        }
+        if !self.contacts.is_empty() {
+            self.order_forest(bodies);
+        }
+    }
+
+    /// The elimination order of the chosen contacts: a depth-first search
+    /// from each tree's first ground contact (or from its first contact, when
+    /// it has none), reversed so that every node comes before its parent.
+    fn order_forest(&mut self, bodies: &[SolverBody]) {
+        let n = bodies.len();
+        // Body → contacts adjacency (CSR), in contact order.
+        self.adjacency_start.clear();
+        self.adjacency_start.resize(n + 1, 0);
+        for c in &self.contacts {
+            for s in [c.a, c.b] {
+                if moves(&bodies[s as usize]) {
+                    self.adjacency_start[s as usize + 1] += 1;
+                }
+            }
+        }
+        for i in 0..n {
+            self.adjacency_start[i + 1] += self.adjacency_start[i];
+        }
+        self.adjacency.clear();
+        self.adjacency
+            .resize(self.adjacency_start[n] as usize, u32::MAX);
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.adjacency_start[..n]);
+        for (k, c) in self.contacts.iter().enumerate() {
+            for s in [c.a, c.b] {
+                if moves(&bodies[s as usize]) {
+                    self.adjacency[self.fill[s as usize] as usize] = k as u32;
+                    self.fill[s as usize] += 1;
+                }
+            }
+        }
+        self.body_seen.clear();
+        self.body_seen.resize(n, false);
+        self.contact_done.clear();
+        self.contact_done.resize(self.contacts.len(), false);
+        self.pre.clear();
+        // Ground contacts first: the first of each tree is its root.
+        for grounded_pass in [true, false] {
+            for k in 0..self.contacts.len() {
+                let c = &self.contacts[k];
+                let grounded = !(moves(&bodies[c.a as usize]) && moves(&bodies[c.b as usize]));
+                if grounded == grounded_pass && !self.contact_done[k] {
+                    self.grow_tree(k as u32, bodies);
+                }
+            }
+        }
+        let len = self.pre.len() as u32;
+        self.roots.clear();
+        self.roots.extend(
+            self.pre
+                .iter()
+                .rev()
+                .enumerate()
+                .filter(|(_, e)| e.parent == u32::MAX)
+                .map(|(i, _)| i as u32),
+        );
+        self.order.extend(self.pre.iter().rev().map(|e| Entry {
+            node: e.node,
+            parent: if e.parent == u32::MAX {
+                u32::MAX
+            } else {
+                len - 1 - e.parent
+            },
+        }));
+    }
+
+    /// Appends to `pre`, in pre-order with their parents, the tree of
+    /// contact `root`.
+    fn grow_tree(&mut self, root: u32, bodies: &[SolverBody]) {
+        self.contact_done[root as usize] = true;
+        self.stack.clear();
+        self.stack.push((Node::Contact(root), u32::MAX));
+        while let Some((node, parent)) = self.stack.pop() {
+            let me = self.pre.len() as u32;
+            self.pre.push(Entry { node, parent });
+            match node {
+                Node::Contact(c) => {
+                    let c = self.contacts[c as usize];
+                    for s in [c.a, c.b] {
+                        if moves(&bodies[s as usize]) && !self.body_seen[s as usize] {
+                            self.body_seen[s as usize] = true;
+                            self.stack.push((Node::Body(s), me));
+                        }
+                    }
+                }
+                Node::Body(s) => {
+                    let (lo, hi) = (
+                        self.adjacency_start[s as usize] as usize,
+                        self.adjacency_start[s as usize + 1] as usize,
+                    );
+                    for &c in &self.adjacency[lo..hi] {
+                        if !self.contact_done[c as usize] {
+                            self.contact_done[c as usize] = true;
+                            self.stack.push((Node::Contact(c), me));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the contacts' rows at the substep's start (after the anchor
+    /// update and the warm start) and factorises the forest on the rows that
+    /// carry load or are closing faster than their target allows (a body
+    /// landing on the stack: solved from its first substep).
+    pub fn prepare(&mut self, constraints: &ContactBundles, bodies: &[SolverBody]) {
+        self.factored = false;
+        if self.order.is_empty() {
+            return;
+        }
+        self.rows.clear();
+        self.active.clear();
+        for c in &self.contacts {
+            let rows = constraints.normal_rows(c.at);
+            let (ba, bb) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+            self.active.push([0, 1].map(|i| {
+                i < rows.count
+                    && (rows.impulse[i] > 0.0 || row_speed(&rows, i, ba, bb) + rows.bias[i] < 0.0)
+            }));
+            self.rows.push(rows);
+        }
+        self.factored = self.factor(bodies);
+    }
+
+    /// `−J` of contact `k`'s active rows on body `s` (contact rows × body
+    /// columns); the third row, and inactive rows, are zero.
+    fn coupling(&self, k: u32, s: u32, bodies: &[SolverBody]) -> M3 {
+        let (c, rows, active) = (
+            &self.contacts[k as usize],
+            &self.rows[k as usize],
+            &self.active[k as usize],
+        );
+        let turns = bodies[s as usize].inv_inertia > 0.0;
+        let mut g = ZERO3;
+        for i in 0..2 {
+            if !active[i] {
+                continue;
+            }
+            let (sign, arm) = if s == c.b {
+                (-1.0, rows.arm_b[i])
+            } else {
+                (1.0, rows.arm_a[i])
+            };
+            let n = rows.normal[i];
+            g[i] = [
+                sign * n.x as f64,
+                sign * n.y as f64,
+                if turns { sign * arm as f64 } else { 0.0 },
+            ];
+        }
+        g
+    }
+
+    fn factor(&mut self, bodies: &[SolverBody]) -> bool {
+        let m = self.order.len();
+        self.d_inv.resize(m, ZERO3);
+        self.h_up.resize(m, ZERO3);
+        self.l_up.resize(m, ZERO3);
+        for i in 0..m {
+            let e = self.order[i];
+            self.d_inv[i] = match e.node {
+                Node::Body(s) => {
+                    let b = &bodies[s as usize];
+                    let mut d = ZERO3;
+                    d[0][0] = 1.0 / b.inv_mass as f64;
+                    d[1][1] = d[0][0];
+                    // A body that cannot turn: its angle's column is
+                    // decoupled (every coupling's is zero).
+                    d[2][2] = if b.inv_inertia > 0.0 {
+                        1.0 / b.inv_inertia as f64
+                    } else {
+                        1.0
+                    };
+                    d
+                }
+                Node::Contact(k) => {
+                    // Rows that are not solved are decoupled; solved rows
+                    // get a compliance far below their effective mass's
+                    // inverse (see [`COMPLIANCE`]).
+                    let (c, rows) = (&self.contacts[k as usize], &self.rows[k as usize]);
+                    let active = self.active[k as usize];
+                    let (ba, bb) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+                    let mut d = ZERO3;
+                    for r in 0..3 {
+                        d[r][r] = if r < 2 && active[r] {
+                            let k = ba.inv_mass
+                                + bb.inv_mass
+                                + ba.inv_inertia * rows.arm_a[r] * rows.arm_a[r]
+                                + bb.inv_inertia * rows.arm_b[r] * rows.arm_b[r];
+                            -COMPLIANCE * k as f64
+                        } else {
+                            -1.0
+                        };
+                    }
+                    d
+                }
+            };
+            if e.parent == u32::MAX {
+                continue;
+            }
+            self.h_up[i] = match (e.node, self.order[e.parent as usize].node) {
+                (Node::Contact(k), Node::Body(s)) => self.coupling(k, s, bodies),
+                (Node::Body(s), Node::Contact(k)) => transpose(&self.coupling(k, s, bodies)),
+                _ => unreachable!("the forest alternates bodies and contacts"),
+            };
+        }
+        // D_i = H_ii − Σ_children H(c, i)ᵀ·D_c⁻¹·H(c, i), inverted in place
+        // once its children are eliminated.
+        for i in 0..m {
+            let Some(inv) = inverse(&self.d_inv[i]) else {
+                return false;
+            };
+            self.d_inv[i] = inv;
+            let p = self.order[i].parent;
+            if p != u32::MAX {
+                let l = mul(&inv, &self.h_up[i]);
+                let update = mul(&transpose(&self.h_up[i]), &l);
+                let dp = &mut self.d_inv[p as usize];
+                for r in 0..3 {
+                    for c in 0..3 {
+                        dp[r][c] -= update[r][c];
+                    }
+                }
+                self.l_up[i] = l;
+            }
+        }
+        true
+    }
+
+    /// Impulses that bring the forest's active rows to their targets at
+    /// once, applied to the bodies and added to the rows' accumulated
+    /// impulses. A row that the step would pull (its accumulated impulse
+    /// below zero) stops the step of its whole tree there: the tree takes
+    /// the fraction `α` of its step that leaves that row at zero. Clamping
+    /// the row alone would keep the others' share of a load it no longer
+    /// carries, and a heavy body's load shifted onto one corner that way is
+    /// thrown off. The next pass, one constraint at a time, goes on from
+    /// there.
+    pub fn solve_velocity(&mut self, constraints: &mut ContactBundles, bodies: &mut [SolverBody]) {
+        if !self.factored {
+            return;
+        }
+        self.x.clear();
+        self.impulse.clear();
+        for c in &self.contacts {
+            self.impulse.push(constraints.normal_rows(c.at).impulse);
+        }
+        for e in &self.order {
+            self.x.push(match e.node {
+                Node::Body(_) => [0.0; 3],
+                Node::Contact(k) => {
+                    let (c, rows) = (&self.contacts[k as usize], &self.rows[k as usize]);
+                    let (ba, bb) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+                    let mut x = [0.0; 3];
+                    for (i, xi) in x.iter_mut().take(2).enumerate() {
+                        if self.active[k as usize][i] {
+                            *xi = (row_speed(rows, i, ba, bb) + rows.bias[i]) as f64;
+                        }
+                    }
+                    x
+                }
+            });
+        }
+        self.solve();
+        let mut start = 0;
+        for &root in &self.roots {
+            let tree = start..root as usize + 1;
+            start = root as usize + 1;
+            let mut alpha = 1.0f64;
+            for (e, x) in self.order[tree.clone()].iter().zip(&self.x[tree.clone()]) {
+                if let Node::Contact(k) = e.node {
+                    let k = k as usize;
+                    for ((&lambda, &active), &dx) in
+                        self.impulse[k].iter().zip(&self.active[k]).zip(x)
+                    {
+                        let lambda = lambda as f64;
+                        if active && lambda + dx < 0.0 {
+                            alpha = alpha.min(lambda / -dx);
+                        }
+                    }
+                }
+            }
+            if alpha <= 0.0 {
+                continue;
+            }
+            for (e, x) in self.order[tree.clone()].iter().zip(&self.x[tree]) {
+                let Node::Contact(k) = e.node else {
+                    continue;
+                };
+                let (c, rows) = (self.contacts[k as usize], &self.rows[k as usize]);
+                let impulse = &mut self.impulse[k as usize];
+                for i in 0..rows.count {
+                    if !self.active[k as usize][i] {
+                        continue;
+                    }
+                    let new = (impulse[i] + (alpha * x[i]) as f32).max(0.0);
+                    let delta = new - impulse[i];
+                    impulse[i] = new;
+                    let p = rows.normal[i] * delta;
+                    let (ba, bb) = (bodies[c.a as usize], bodies[c.b as usize]);
+                    if ba.responds() {
+                        let a = &mut bodies[c.a as usize];
+                        a.v -= ba.inv_mass * p;
+                        a.w -= ba.inv_inertia * (delta * rows.arm_a[i]);
+                    }
+                    if bb.responds() {
+                        let b = &mut bodies[c.b as usize];
+                        b.v += bb.inv_mass * p;
+                        b.w += bb.inv_inertia * (delta * rows.arm_b[i]);
+                    }
+                }
+                constraints.set_normal_impulses(c.at, *impulse);
+            }
+        }
+    }
+
+    /// Solves `H·x = b` in place on `x` (`b` given in `x`).
+    fn solve(&mut self) {
+        let m = self.order.len();
+        for i in 0..m {
+            let y = mul_vec(&self.d_inv[i], &self.x[i]);
+            let p = self.order[i].parent;
+            if p != u32::MAX {
+                let up = mul_t_vec(&self.h_up[i], &y);
+                for (x, u) in self.x[p as usize].iter_mut().zip(up) {
+                    *x -= u;
+                }
+            }
+            self.x[i] = y;
+        }
+        for i in (0..m).rev() {
+            let p = self.order[i].parent;
+            if p != u32::MAX {
+                let down = mul_vec(&self.l_up[i], &self.x[p as usize]);
+                for (x, d) in self.x[i].iter_mut().zip(down) {
+                    *x -= d;
+                }
+            }
+        }
+    }
+}
