@@ -85,8 +85,8 @@ fn the_crowd_cap_never_binds_in_shipped_scenes() {
         let mut pairs = 0;
         for k in 0..steps {
             world.step();
-            // Box2D's spinner binds the cap on a few steps (16 of 500, at
-            // most 131 shapes in one): bodies the paddle flings at 50-150
+            // Box2D's spinner binds the cap on a few steps (23 of 500
+            // since 2026-11-26, 16 before): bodies the paddle flings at 50-150
             // m/s have swept boxes over dozens of neighbours, and the 40 m
             // paddle's box holds hundreds of bodies (docs/scenes.md).
             if s.name != "spinner" {

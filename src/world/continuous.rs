@@ -7,11 +7,17 @@
 //! pass through a wall or the ground between two steps, as in Box2D v3's
 //! continuous stage. Bullets (`BodyDef::bullet`) are swept after the
 //! others, against dynamic bodies' final poses too.
+//!
+//! A chain segment is one-sided: once a shape's centroid is behind it the
+//! narrowphase makes no contact, and the shape falls out. So a body is also
+//! swept, however slow, when its step may carry a centroid across a chain
+//! segment it touches (a body pressed deep into a wall by a crowd), and a
+//! core at a chain segment is held only while the step takes it deeper.
 
 use super::world::World;
 use crate::dynamics::BodyKind;
 use crate::geometry::toi::{time_of_impact, Sweep, ToiOptions, ToiState};
-use crate::math::{Aabb, Iso, Rot};
+use crate::math::{Aabb, Iso, Rot, Vec2};
 use crate::narrowphase::dispatch;
 use crate::shape::Shape;
 
@@ -42,6 +48,24 @@ fn thinnest(shape: &Shape) -> f32 {
     }
 }
 
+/// The distance (m) of point `c` from the segment `a`→`b`, negative behind
+/// it (a chain segment's back, left of the direction `a`→`b`).
+fn one_sided_distance(a: Vec2, b: Vec2, c: Vec2) -> f32 {
+    let d = b - a;
+    let len2 = d.length_squared();
+    let u = if len2 > 0.0 {
+        ((c - a).dot(d) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let dist = (c - (a + u * d)).length();
+    if (c - a).perp_dot(d) < 0.0 {
+        -dist
+    } else {
+        dist
+    }
+}
+
 impl World {
     /// Puts every fast dynamic body back to its first time of impact with a
     /// static or kinematic shape this step (a bullet: with any other
@@ -57,19 +81,90 @@ impl World {
             max_fraction: 1.0,
         };
         let mut ids = Vec::new();
+        let mut touches = std::mem::take(&mut self.scratch.chain_touches);
+        self.chain_touches(&mut touches);
         // Ordinary bodies first, against static and kinematic shapes; then
         // bullets, against those and the other bodies' final poses too (as
         // Box2D v3 orders them).
         for bullets in [false, true] {
             for i in 0..self.slots.len() {
-                self.sweep_body(i, bullets, &options, &mut ids);
+                self.sweep_body(i, bullets, &options, &touches, &mut ids);
             }
         }
+        self.scratch.chain_touches = touches;
+    }
+
+    /// The contacts (with at least one point) of a dynamic body's shape with
+    /// a chain segment, as (dynamic slot, its shape, chain slot, chain
+    /// shape), sorted.
+    fn chain_touches(&self, out: &mut Vec<(u32, u32, u32, u32)>) {
+        out.clear();
+        let shape = |body: u32, child: u32| {
+            let b = self.slots[body as usize].body.as_ref()?;
+            Some((b.kind, &b.colliders.get(child as usize)?.shape))
+        };
+        for c in self.contacts.iter().filter(|c| c.manifold.count > 0) {
+            let (Some((ka, sa)), Some((kb, sb))) =
+                (shape(c.body_a, c.child_a), shape(c.body_b, c.child_b))
+            else {
+                continue;
+            };
+            match (sa, sb) {
+                (Shape::ChainSegment { .. }, _) if kb == BodyKind::Dynamic => {
+                    out.push((c.body_b, c.child_b, c.body_a, c.child_a));
+                }
+                (_, Shape::ChainSegment { .. }) if ka == BodyKind::Dynamic => {
+                    out.push((c.body_a, c.child_a, c.body_b, c.child_b));
+                }
+                _ => {}
+            }
+        }
+        out.sort_unstable();
+    }
+
+    /// The least distance (m) of body `i`'s shapes' centroids, at the pose
+    /// `start`, from a chain segment it touches in front (infinite when it
+    /// touches none): a one-sided segment lets a shape through once its
+    /// centroid is behind, so a step that moves the body farther than this
+    /// may carry it out, however slow it is.
+    fn chain_clearance(&self, i: usize, start: &Iso, touches: &[(u32, u32, u32, u32)]) -> f32 {
+        let (i, mut clearance) = (i as u32, f32::INFINITY);
+        let from = touches.partition_point(|t| t.0 < i);
+        let Some(b) = self.slots[i as usize].body.as_ref() else {
+            return clearance;
+        };
+        for &(_, child, chain, chain_child) in touches[from..].iter().take_while(|t| t.0 == i) {
+            let (Some(c), Some(ground)) = (
+                b.colliders.get(child as usize),
+                self.slots[chain as usize].body.as_ref(),
+            ) else {
+                continue;
+            };
+            let Some(Shape::ChainSegment { a, b: e1, .. }) =
+                ground.colliders.get(chain_child as usize).map(|g| &g.shape)
+            else {
+                continue;
+            };
+            let pose = ground.colliders[chain_child as usize].pose(&ground.xf);
+            let centroid = c.pose(start).apply(c.shape.local_centroid());
+            let d = one_sided_distance(pose.apply(*a), pose.apply(*e1), centroid);
+            if d >= 0.0 {
+                clearance = clearance.min(d);
+            }
+        }
+        clearance
     }
 
     /// Sweeps body `i` if it is a fast dynamic body of the pass (`bullets`
     /// or not) and puts it back at its first time of impact.
-    fn sweep_body(&mut self, i: usize, bullets: bool, options: &ToiOptions, ids: &mut Vec<u32>) {
+    fn sweep_body(
+        &mut self,
+        i: usize,
+        bullets: bool,
+        options: &ToiOptions,
+        touches: &[(u32, u32, u32, u32)],
+        ids: &mut Vec<u32>,
+    ) {
         let slop = options.target;
         {
             let Some(q) = self.scratch.solver_poses.get(i).copied() else {
@@ -99,7 +194,7 @@ impl World {
                 .filter(|c| !c.sensor)
                 .map(|c| thinnest(&c.shape))
                 .fold(f32::INFINITY, f32::min);
-            if reach.is_nan() || reach <= FAST_FRACTION * thin {
+            if reach.is_nan() {
                 return;
             }
             // The step's sweep of the body's frame.
@@ -115,6 +210,9 @@ impl World {
                 angle: turn,
             };
             let start = Iso::from_parts(c0 - start_rot.apply(b.local_center), start_rot);
+            if reach <= FAST_FRACTION * thin && reach <= self.chain_clearance(i, &start, touches) {
+                return;
+            }
             let mut bounds: Option<Aabb> = None;
             for c in b.colliders.iter().filter(|c| !c.sensor) {
                 let swept = c
@@ -153,11 +251,13 @@ impl World {
                 let other_pose = oc.pose(&other.xf);
                 if let Shape::ChainSegment { a, b: e1, .. } = &oc.shape {
                     // One-sided: a body whose centre starts behind a chain
-                    // segment, or on it (straddling, within its core
-                    // radius), passes through (as Box2D v3).
+                    // segment passes through (as Box2D v3). One whose
+                    // centre starts in front, however close, is held in
+                    // front: let go within its core radius of the line, a
+                    // body the crowd had pressed that deep went out.
                     let (pa, pb) = (other_pose.apply(*a), other_pose.apply(*e1));
                     let e = (pb - pa).normalize_or_zero();
-                    if (c0 - pa).dot(crate::math::Vec2::new(e.y, -e.x)) < 0.25 * thin {
+                    if (c0 - pa).dot(Vec2::new(e.y, -e.x)) < 0.0 {
                         continue;
                     }
                 }
@@ -200,13 +300,44 @@ impl World {
                         // start): held there, a buried body could never be
                         // pushed out, and it kept its island awake.
                         let toi = core_toi();
-                        let depth = |t: f32| {
+                        let chain = matches!(oc.shape, Shape::ChainSegment { .. });
+                        // The core's separation from the other shape at
+                        // time t: negative when it overlaps; behind a chain
+                        // segment counts as deeper, not as out the far side.
+                        let separation = |t: f32| {
                             let pose = core_sweep().at(t);
-                            dispatch::penetration(&oc.shape, &other_pose, &core, &pose)
-                                .map_or(0.0, |p| p.depth)
+                            match &oc.shape {
+                                Shape::ChainSegment { a, b, .. } => {
+                                    one_sided_distance(
+                                        other_pose.apply(*a),
+                                        other_pose.apply(*b),
+                                        pose.translation,
+                                    ) - core_radius
+                                }
+                                _ => dispatch::penetration(&oc.shape, &other_pose, &core, &pose)
+                                    .map_or(0.0, |p| -p.depth),
+                            }
                         };
-                        let leaving = toi.state == ToiState::Overlapped && depth(1.0) <= depth(0.0);
-                        if matches!(toi.state, ToiState::Hit | ToiState::Overlapped) && !leaving {
+                        let held = match toi.state {
+                            // The core reaches the surface during the step.
+                            ToiState::Hit if toi.fraction > 0.0 => true,
+                            // At a chain segment the core, already at or
+                            // in it, is held only while the step takes it
+                            // deeper: held in place while the solver pushes
+                            // it out or slides it along, a body stayed pinned
+                            // three quarters into the wall for hundreds of
+                            // steps (the spinner), and a later slow step
+                            // carried it through.
+                            ToiState::Hit | ToiState::Overlapped if chain => {
+                                separation(1.0) < separation(0.0)
+                            }
+                            ToiState::Hit => true,
+                            ToiState::Overlapped => {
+                                separation(1.0).min(0.0) < separation(0.0).min(0.0)
+                            }
+                            _ => false,
+                        };
+                        if held {
                             first = first.min(toi.fraction.max(0.0));
                         }
                         continue;

@@ -139,6 +139,10 @@ pub(crate) struct Scratch {
     pub contact_forest: ContactForest,
     /// Bodies held by a contact point, a joint or the drag this step.
     pub held: Vec<bool>,
+    /// This step's contacts of a dynamic body's shape with a chain segment:
+    /// (dynamic slot, its shape, chain slot, chain shape), sorted; see
+    /// `continuous.rs`.
+    pub chain_touches: Vec<(u32, u32, u32, u32)>,
 }
 
 /// The physics world. Add bodies with [`World::add_body`], advance with
