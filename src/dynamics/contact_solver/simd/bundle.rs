@@ -69,6 +69,17 @@ impl VelocityBundle {
         }
     }
 
+    /// Zeroes the impulses of the lanes that are impacts, as the anchor
+    /// update does (`update_one`: an impact starts every substep afresh).
+    pub(super) fn forget_impacts(&mut self) {
+        let impact = gt(self.impact, F::splat(0.5));
+        let points = if self.single { 1 } else { 2 };
+        for p in &mut self.points[..points] {
+            p.normal_impulse = select(impact, F::ZERO, p.normal_impulse);
+            p.tangent_impulse = select(impact, F::ZERO, p.tangent_impulse);
+        }
+    }
+
     /// The lanes in use.
     #[inline(always)]
     pub(super) fn used(&self) -> std::ops::Range<usize> {

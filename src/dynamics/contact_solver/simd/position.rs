@@ -175,7 +175,10 @@ pub(super) fn push_apart(
 /// exceeded the threshold and that carried load this step, lane by lane (few
 /// contacts bounce). Only the bundles with restitution need their anchors on
 /// the final poses (with `h = 0` the update reads poses and masses only, so
-/// it may be done bundle by bundle, just before each one's restitution).
+/// it may be done bundle by bundle, just before each one's restitution). A
+/// bundle none of whose points bounces skips the update: of what it
+/// changes, only the impulses outlive the step (stored for the next warm
+/// start), and of those only the impacts', which it starts afresh.
 pub(crate) fn apply_restitution(
     constraints: &mut ContactBundles,
     bodies: &mut [SolverBody],
@@ -185,6 +188,22 @@ pub(crate) fn apply_restitution(
     let bundles = constraints.velocity.iter_mut().zip(&constraints.geometry);
     let bundles = bundles.zip(&constraints.info).zip(&constraints.bouncy);
     for (((c, g), info), _) in bundles.filter(|(_, &bouncy)| bouncy) {
+        // `super::super::restitution_one`'s test, before the update (which
+        // leaves the approach and the peak impulse alone).
+        let bounces = c.used().any(|l| {
+            let info = &info[l];
+            let mut points = c.points[..c.count[l] as usize].iter().zip(&info.approach);
+            info.restitution != 0.0
+                && points.any(|(p, &approach)| {
+                    let skip = approach > -prm.restitution_threshold
+                        || get(&p.max_normal_impulse, l) == 0.0;
+                    !skip
+                })
+        });
+        if !bounces {
+            c.forget_impacts();
+            continue;
+        }
         super::velocity::update_bundle(c, g, bodies, poses, 0.0, prm.max_push_speed);
         for l in c.used() {
             if info[l].restitution == 0.0 {

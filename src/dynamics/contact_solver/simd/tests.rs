@@ -370,3 +370,88 @@ fn lane_kernels_match_the_scalar_routines_on_one_point_manifolds() {
     assert!(any.coincident > 50, "{any:?}");
     assert!(any.faces[FACES_ANY as usize] > 1000, "{any:?}");
 }
+
+#[test]
+fn restitution_in_bundles_matches_the_scalar_routines() {
+    let mut g = Gen(ChaCha8Rng::seed_from_u64(0xb0b0));
+    let prm = SolverParams {
+        max_push_speed: 3.0,
+        linear_slop: 0.005,
+        position_correction: 0.2,
+        max_correction: 0.2,
+        restitution_threshold: 1.0,
+    };
+    // Bundles where some point bounces, and bundles with restitution
+    // where none does (their anchor update is skipped) but some lane is
+    // an impact (whose impulses are forgotten all the same).
+    let (mut bounced, mut skipped_impacts) = (0, 0);
+    for _ in 0..3000 {
+        let count = if g.coin(0.5) { 1 } else { 2 };
+        let (bodies, poses, mut vc, gc) = case(&mut g, count, false);
+        for c in &mut vc {
+            for p in &mut c.points[..count as usize] {
+                p.max_normal_impulse = if g.coin(0.3) { 0.0 } else { g.f(0.0, 5.0) };
+            }
+        }
+        let info: [ConstraintInfo; 4] = std::array::from_fn(|l| {
+            let approach = |g: &mut Gen| {
+                if g.coin(0.2) {
+                    g.f(-3.0, -1.0)
+                } else {
+                    g.f(-1.0, 0.5)
+                }
+            };
+            ConstraintInfo {
+                contact: l as u32,
+                restitution: if g.coin(0.5) { 0.0 } else { g.f(0.0, 1.0) },
+                approach: [approach(&mut g), approach(&mut g)],
+            }
+        });
+        let bouncy = info.iter().any(|i| i.restitution != 0.0);
+        let (vb, gb) = bundle(&vc, &gc, &bodies);
+        let mut bundles = ContactBundles {
+            velocity: vec![vb],
+            geometry: vec![gb],
+            info: vec![info],
+            bouncy: vec![bouncy],
+            ..Default::default()
+        };
+        // The scalar routines: every constraint of a bundle with restitution
+        // gets its anchors on the final poses, then bounces.
+        let mut scalar = bodies.clone();
+        if bouncy {
+            for (c, gc) in vc.iter_mut().zip(&gc) {
+                update_one(c, gc, &bodies, &poses, 0.0, 0.0, prm.max_push_speed);
+            }
+            for (c, info) in vc.iter_mut().zip(&info) {
+                if info.restitution != 0.0 {
+                    restitution_one(c, info, &mut scalar, &prm);
+                }
+            }
+        }
+        let mut lanes = bodies.clone();
+        apply_restitution(&mut bundles, &mut lanes, &poses, &prm);
+        assert_eq!(body_bits(&lanes), body_bits(&scalar), "restitution");
+        let mut stored = 0;
+        bundles.for_each_impulses(|l, normal, tangent, n| {
+            let c = &vc[l as usize];
+            for k in 0..n {
+                let p = &c.points[k];
+                assert_eq!(normal[k].to_bits(), p.normal_impulse.to_bits());
+                assert_eq!(tangent[k].to_bits(), p.tangent_impulse.to_bits());
+            }
+            stored += 1;
+        });
+        assert_eq!(stored, 4);
+        if body_bits(&scalar) != body_bits(&bodies) {
+            bounced += 1;
+        } else if bouncy && vc.iter().any(|c| c.impact) {
+            skipped_impacts += 1;
+        }
+    }
+    assert!(bounced > 300, "{bounced} bundles bounced");
+    assert!(
+        skipped_impacts > 100,
+        "{skipped_impacts} impacts not bounced"
+    );
+}
