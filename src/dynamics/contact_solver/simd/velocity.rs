@@ -128,13 +128,19 @@ pub(super) fn update_block_on<const FACES: u8>(
 /// needs the second-order term), the lanes that take that term (`curved`)
 /// and those that start the substep without the warm start (`fresh`).
 pub(super) struct Substep<'a> {
+    /// The lanes' bodies A and B (velocities, inverse masses).
     pub ba: &'a BodyW,
     pub bb: &'a BodyW,
+    /// Their pose changes since the step began.
     pub qa: &'a PoseW,
     pub qb: &'a PoseW,
+    /// Their poses after `h` at the current velocities.
     pub predicted: Option<&'a (PoseW, PoseW)>,
+    /// Lane masks: second-order term; no warm start.
     pub curved: F,
     pub fresh: F,
+    /// The substep (s), its inverse (1/s, 0 for `h = 0`) and the cap on a
+    /// separating target (m/s).
     pub h: F,
     pub inv_h: F,
     pub max_push: F,
