@@ -37,6 +37,7 @@ use crate::narrowphase::manifold::FeatureKind;
 
 mod bundle;
 mod geometry;
+mod point;
 mod position;
 mod single;
 mod velocity;

@@ -1,6 +1,7 @@
 //! The position and restitution passes over the bundles, four lanes at a
 //! time.
 
+use super::point::push_apart;
 use super::*;
 
 /// One NGS position pass; see `super::position_constraint`.
@@ -135,40 +136,6 @@ pub(super) fn position_block_on<const FACES: u8>(
     push_apart(&ba, &bb, &mut qa, &mut qb, n1, ra1, rb1, l1);
     push_apart(&ba, &bb, &mut qa, &mut qb, n2, ra2, rb2, l2);
     Some((qa, qb))
-}
-
-/// `super::push_apart` in lanes: lanes with `lambda ≤ 0` keep their poses.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)] // the scalar routine's arguments, spread
-pub(super) fn push_apart(
-    ba: &BodyW,
-    bb: &BodyW,
-    qa: &mut PoseW,
-    qb: &mut PoseW,
-    n: V2,
-    ra: V2,
-    rb: V2,
-    lambda: F,
-) {
-    let push = gt(lambda, F::ZERO);
-    if !push.any() {
-        return;
-    }
-    let impulse = lambda * n;
-    let a = PoseW {
-        dp: qa.dp - ba.inv_mass * impulse,
-        dq: qa.dq.integrate(-ba.inv_inertia * cross(ra, impulse)),
-    };
-    let b = PoseW {
-        dp: qb.dp + bb.inv_mass * impulse,
-        dq: qb.dq.integrate(bb.inv_inertia * cross(rb, impulse)),
-    };
-    if push.all() {
-        (*qa, *qb) = (a, b);
-    } else {
-        *qa = PoseW::select(push, &a, qa);
-        *qb = PoseW::select(push, &b, qb);
-    }
 }
 
 /// Restitution, after the substeps: bounce points whose approach speed

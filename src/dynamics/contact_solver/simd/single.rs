@@ -4,7 +4,7 @@
 //! `position_constraint`), with its rolling resistance: the same operations
 //! in the same order in every lane, branches taken by selecting lanes.
 
-use super::velocity::{apply, point_anchors, solve_friction, speed, Substep};
+use super::point::{apply, point_anchors, push_apart, solve_friction, speed, Substep};
 use super::*;
 
 /// The anchor update of a one-point bundle; see `super::super::update_one`,
@@ -160,6 +160,6 @@ fn position_single_on<const FACES: u8>(
     let (rna, rnb) = (cross(ra, n), cross(rb, n));
     let k = ba.inv_mass + bb.inv_mass + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
     let lambda = select(active & gt(k, F::ZERO), -correction / k, F::ZERO);
-    super::position::push_apart(&ba, &bb, &mut qa, &mut qb, n, ra, rb, lambda);
+    push_apart(&ba, &bb, &mut qa, &mut qb, n, ra, rb, lambda);
     Some((qa, qb))
 }
