@@ -50,23 +50,31 @@
 //! independent constraints stored lane by lane ([`ContactBundles`], see
 //! `simd`), which the passes solve four at a time with bit-identical
 //! results; this file holds the scalar routine of each pass, for one
-//! constraint, which is the reference the lane kernels reproduce and the path
-//! of the bundles they do not cover.
+//! constraint, which is the reference the lane kernels reproduce (the tests
+//! compare them bit for bit). The step runs the scalar velocity routine only
+//! on the lanes of a two-point bundle whose block matrix is singular in some
+//! lane, and the restitution routine on the points that bounce.
 
 use super::body::Body;
-use super::solver_body::{SolverBody, SolverPose};
+use super::solver_body::SolverBody;
+#[cfg(test)]
+use super::solver_body::SolverPose;
 use crate::math::{cross, cross_sv, Vec2};
-use crate::narrowphase::manifold::{measure, FeatureKind, Manifold, PointFeature};
+#[cfg(test)]
+use crate::narrowphase::manifold::measure;
+use crate::narrowphase::manifold::{FeatureKind, Manifold, PointFeature};
 
 mod forest;
 mod position;
 mod simd;
 mod velocity;
 
-use position::{current_geometry, position_one, restitution_one};
-use velocity::{
-    apply, pair, solve_one, speed, update_one, warm_one, write_back, MAX_CONDITION, TURNING_SPIN,
-};
+use position::restitution_one;
+#[cfg(test)]
+use position::{current_geometry, position_one};
+use velocity::{apply, pair, solve_one, speed, write_back, MAX_CONDITION, TURNING_SPIN};
+#[cfg(test)]
+use velocity::{update_one, warm_one};
 
 pub(crate) use forest::ContactForest;
 pub(crate) use simd::{

@@ -219,7 +219,7 @@ impl World {
                 j.end_substep();
                 j.solve_position(&mut poses, &joint_params);
             }
-            contact_solver::solve_positions(&constraints, &bodies, &mut poses, &params);
+            contact_solver::solve_positions(&constraints, &mut poses, &params);
         }
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &poses, &params);
 

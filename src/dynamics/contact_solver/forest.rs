@@ -115,6 +115,7 @@ pub(crate) struct ContactForest {
     islands: UnionFind,
     trees: UnionFind,
     grounded: Vec<bool>,
+    candidates: Vec<(u32, ContactNode)>,
     inv_mass_range: Vec<(f32, f32)>,
     adjacency: Vec<u32>,
     adjacency_start: Vec<u32>,
@@ -139,9 +140,10 @@ fn row_speed(rows: &NormalRows, i: usize, ba: &SolverBody, bb: &SolverBody) -> f
 }
 
 impl ContactForest {
-    /// Chooses this step's forest from the scheduled constraints, in their
-    /// order: the contacts of islands with a mass ratio of [`MASS_RATIO`] or
-    /// more, each joining unless it closes a loop between moving bodies.
+    /// Chooses this step's forest from the scheduled constraints, in contact
+    /// order: the contacts of grounded islands with a mass ratio of
+    /// [`MASS_RATIO`] or more, each joining unless it closes a loop between
+    /// moving bodies.
     pub fn build(&mut self, constraints: &ContactBundles, bodies: &[SolverBody]) {
         self.order.clear();
         self.contacts.clear();
@@ -151,7 +153,7 @@ impl ContactForest {
         // range.
         self.islands.reset(n);
         let mut any_pair = false;
-        for (_, a, b) in constraints.locations() {
+        for (_, _, a, b) in constraints.locations() {
             if pair(a, b) {
                 self.islands.union(a, b);
                 any_pair = true;
@@ -171,7 +173,7 @@ impl ContactForest {
         // Which islands rest on the ground: a load has somewhere to go.
         self.grounded.clear();
         self.grounded.resize(n, false);
-        for (_, a, b) in constraints.locations() {
+        for (_, _, a, b) in constraints.locations() {
             let (ma, mb) = (moves(&bodies[a as usize]), moves(&bodies[b as usize]));
             if ma != mb {
                 let body = if ma { a } else { b };
@@ -181,24 +183,31 @@ impl ContactForest {
         }
         // The forest: a second union–find, over moving bodies only (a ground
         // contact has one moving body and never closes a loop).
-        self.trees.reset(n);
-        for (at, a, b) in constraints.locations() {
+        // Candidates are taken in contact order (body pairs sorted), which
+        // does not depend on how the schedule bundled them.
+        self.candidates.clear();
+        for (at, contact, a, b) in constraints.locations() {
             let body = if moves(&bodies[a as usize]) { a } else { b };
             if !moves(&bodies[body as usize]) {
                 continue;
             }
             let island = self.islands.find(body) as usize;
             let (lo, hi) = self.inv_mass_range[island];
-            if !self.grounded[island] || hi < MASS_RATIO * lo {
-                continue;
+            if self.grounded[island] && hi >= MASS_RATIO * lo {
+                self.candidates.push((contact, ContactNode { at, a, b }));
             }
+        }
+        self.candidates.sort_unstable_by_key(|c| c.0);
+        self.trees.reset(n);
+        for &(_, node) in &self.candidates {
+            let (a, b) = (node.a, node.b);
             if pair(a, b) {
                 if self.trees.find(a) == self.trees.find(b) {
                     continue;
                 }
                 self.trees.union(a, b);
             }
-            self.contacts.push(ContactNode { at, a, b });
+            self.contacts.push(node);
         }
         if !self.contacts.is_empty() {
             self.order_forest(bodies);

@@ -10,6 +10,7 @@ use super::*;
 /// The anchor (relative to A's current centre; B's is `ra - ab`) lies on the
 /// line of action through the incident point, the same world point for both
 /// bodies.
+#[cfg(test)]
 #[inline(always)]
 pub(super) fn current_geometry(
     p: &FeaturePoint,
@@ -33,6 +34,7 @@ pub(super) fn current_geometry(
 }
 
 /// A point's current separation, normal and anchors, for the position pass.
+#[cfg(test)]
 pub(super) struct PositionPoint {
     s: f32,
     n: Vec2,
@@ -40,6 +42,7 @@ pub(super) struct PositionPoint {
     rb: Vec2,
 }
 
+#[cfg(test)]
 impl PositionPoint {
     #[inline(always)]
     fn new(p: &FeaturePoint, qa: &SolverPose, qb: &SolverPose) -> PositionPoint {
@@ -63,6 +66,7 @@ impl PositionPoint {
 /// point, a box turns a little at every pass, and over a column of 100 boxes
 /// that added up to a lean and a collapse; the block solve lifts a level box
 /// level.
+#[cfg(test)]
 #[inline(always)]
 pub(super) fn position_constraint(
     g: &ContactGeometry,
@@ -101,6 +105,7 @@ pub(super) fn position_constraint(
 
 /// Moves and turns both bodies by a pseudo-impulse `lambda ≥ 0` along the
 /// point's normal: poses only, so no velocity (energy) is added.
+#[cfg(test)]
 #[inline(always)]
 pub(super) fn push_apart(
     ba: &SolverBody,
@@ -125,6 +130,7 @@ pub(super) fn push_apart(
 /// target change of separation), by the same case enumeration as the velocity
 /// block solver. A point whose target its partner's push already meets gets
 /// none.
+#[cfg(test)]
 #[inline(always)]
 pub(super) fn block_correction(
     p1: &PositionPoint,
@@ -173,6 +179,7 @@ pub(super) fn block_correction(
 
 /// The position correction of one constraint, on the stored poses; as for
 /// velocities, a body that does not respond is never written.
+#[cfg(test)]
 pub(super) fn position_one(
     g: &ContactGeometry,
     bodies: &[SolverBody],

@@ -28,6 +28,7 @@ pub(super) fn write_back(
 }
 
 /// Applies one constraint's accumulated impulses (start of each substep).
+#[cfg(test)]
 pub(super) fn warm_one(c: &VelocityConstraint, bodies: &mut [SolverBody]) {
     let (mut ba, mut bb) = pair(bodies, c.a, c.b);
     for p in &c.points[..c.count as usize] {
@@ -68,6 +69,7 @@ pub(crate) const FAST_TURN: f32 = 0.25;
 /// a gap may close, a penetration may not grow. A penetration let through
 /// would be removed by the position pass, which moves mass that carries
 /// velocity and so changes angular momentum.
+#[cfg(test)]
 pub(super) fn update_one(
     c: &mut VelocityConstraint,
     g: &ContactGeometry,
@@ -134,6 +136,7 @@ pub(super) const MAX_CONDITION: f32 = 1000.0;
 /// points' normals and anchors, and whether it is well enough conditioned for
 /// the block solver: nearly coincident points make it singular, and those
 /// fall back to sequential impulses (as Box2D).
+#[cfg(test)]
 #[inline(always)]
 pub(super) fn block_matrix(
     p1: &VelocityPoint,

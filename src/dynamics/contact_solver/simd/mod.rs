@@ -2,30 +2,31 @@
 //! over them.
 //!
 //! The wavefront order (see `schedule`) groups constraints into levels whose
-//! members share no responding body. Each level is cut into bundles of four
-//! consecutive constraints (the last one of a level padded with copies of its
-//! first constraint), stored lane by lane (structure of arrays), and every
-//! pass visits the bundles in order. The four lanes of a bundle are
-//! independent, so solving them at once in four-lane arithmetic (`dynamics::simd`)
-//! gives each body the same operations in the same order as solving the
-//! constraints one by one: bit-identical results, about three times fewer
-//! instructions.
+//! members share no responding body. Each level is split by point count
+//! (its two-point manifolds first, then its one-point manifolds; the order
+//! within a level changes no body's sequence of constraints, so no result)
+//! and cut into bundles of four consecutive constraints (the last one of each
+//! part padded with copies of its first constraint), stored lane by lane
+//! (structure of arrays), and every pass visits the bundles in order. The
+//! four lanes of a bundle are independent, so solving them at once in
+//! four-lane arithmetic (`dynamics::simd`) gives each body the same
+//! operations in the same order as solving the constraints one by one:
+//! bit-identical results, about three times fewer instructions.
 //!
-//! The lane kernels cover the common case of stacking polygons: two-point
-//! manifolds on a face (features [`FeatureKind::PlaneA`] or `PlaneB`),
-//! including points beyond the end of their face and turning pairs (the
-//! second-order term of the predicted separation). A bundle with any other
-//! constraint (a single point, a rounded or point–point feature) keeps its
-//! constraints in scalar lists, and every pass solves them one by one with the
-//! scalar routines of [`super`]. A planar bundle whose block matrix is
-//! singular in some lane for a substep runs that substep's velocity passes on
-//! copies of its lanes. Padding lanes are computed but never stored to
-//! bodies, poses or contacts.
+//! Every constraint is solved in lanes. Two-point manifolds (`velocity`,
+//! `position`) are solved as 2×2 blocks; one-point manifolds (`single`),
+//! with their rolling resistance, point by point. Any feature is measured in
+//! lanes (`geometry`): a face of A or of B ([`FeatureKind::PlaneA`],
+//! `PlaneB`), with points beyond the end of their face, and two core points
+//! (`Points`), rounded or not, turning or resting. A two-point bundle whose
+//! block matrix is singular in some lane for a substep runs that substep's
+//! velocity passes on copies of its lanes with the scalar routine of
+//! [`super`], as does restitution (few contacts bounce). Padding lanes are
+//! computed but never stored to bodies, poses or contacts.
 
 use super::{
-    position_one, restitution_one, solve_one, update_one, warm_one, ConstraintInfo,
-    ContactConstraints, ContactGeometry, SolverParams, VelocityConstraint, VelocityPoint,
-    TURNING_SPIN,
+    restitution_one, solve_one, ConstraintInfo, ContactConstraints, ContactGeometry, SolverParams,
+    VelocityConstraint, VelocityPoint, TURNING_SPIN,
 };
 use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::simd::{
@@ -34,10 +35,15 @@ use crate::dynamics::simd::{
 use crate::dynamics::solver_body::{SolverBody, SolverPose};
 use crate::narrowphase::manifold::FeatureKind;
 
+mod bundle;
+mod geometry;
+mod point;
 mod position;
 mod rows;
+mod single;
 mod velocity;
 
+use geometry::{faces_of, lane_geometry, FACES_A, FACES_ANY, FACES_B, FACES_MIXED};
 pub(crate) use position::{apply_restitution, solve_positions};
 pub(crate) use rows::{NormalRows, RowsAt};
 pub(crate) use velocity::{solve_velocities, update_anchors, warm_start};
@@ -61,20 +67,17 @@ struct PointW {
     max_normal_impulse: F,
 }
 
-/// Four constraints' data for the velocity passes, as [`VelocityConstraint`]
-/// without rolling resistance, which acts on single points only.
+/// Four constraints' data for the velocity passes, as [`VelocityConstraint`].
 #[derive(Clone, Copy, Debug, Default)]
 struct VelocityBundle {
     a: [u32; LANES],
     b: [u32; LANES],
     /// Lanes in use (1 to 4); the others repeat lane 0.
     fill: u8,
-    /// Where this bundle's constraints start in the scalar lists, when they
-    /// are not all planar two-point manifolds: the passes then solve them one
-    /// by one with the scalar routines, and the lanes are unused.
-    scalar: Option<u32>,
+    /// Every lane is a one-point manifold (else every lane has two points).
+    single: bool,
     /// Every lane is solved by the block solver this substep (set with the
-    /// anchors).
+    /// anchors; two-point bundles only).
     all_block: bool,
     /// The next bundle is of the same level: the two share no responding
     /// body, and the velocity pass may solve them side by side.
@@ -101,11 +104,18 @@ struct VelocityBundle {
     k12: F,
     k22: F,
     inv_det: F,
+    /// Rolling resistance of one-point manifolds, as in
+    /// [`VelocityConstraint`] (0 where there is none).
+    rolling_arm: F,
+    angular_mass: F,
+    rolling_impulse: F,
     points: [PointW; 2],
 }
 
-/// One feature point of four lanes, as [`FeaturePoint`]; `plane_a` is set
-/// (all ones) in the lanes whose face is A's.
+/// One feature point of four lanes, as [`FeaturePoint`]. `plane_a` is set
+/// (all ones) in the lanes whose face is A's, `points` in the lanes of two
+/// core points (`FeatureKind::Points`), whose `fnormal` is stored negated
+/// (see `geometry`).
 #[derive(Clone, Copy, Debug, Default)]
 struct FeatureW {
     ab: V2,
@@ -116,6 +126,7 @@ struct FeatureW {
     radius: F,
     point_radius: F,
     plane_a: F,
+    points: F,
 }
 
 /// Four constraints' geometry, as [`ContactGeometry`].
@@ -123,17 +134,14 @@ struct FeatureW {
 struct GeometryBundle {
     a: [u32; LANES],
     b: [u32; LANES],
-    fill: u8,
-    /// As [`VelocityBundle::scalar`]: `None` for the bundles of planar
-    /// two-point manifolds, whose anchor update and position pass run in
-    /// lanes.
-    scalar: Option<u32>,
+    /// As [`VelocityBundle::single`].
+    single: bool,
     /// As [`VelocityBundle::independent_of_next`].
     independent_of_next: bool,
     /// As [`VelocityBundle::writes`].
     writes: Writes,
-    /// On whose faces the points lie ([`FACES_A`], [`FACES_B`],
-    /// [`FACES_MIXED`]), set when the bundle is built.
+    /// The lanes' feature kinds ([`FACES_A`], [`FACES_B`], [`FACES_MIXED`],
+    /// [`FACES_ANY`]), set when the bundle is built.
     faces: u8,
     /// The bodies' inverse masses and inertias, which the position pass
     /// reads (fixed through the step), stored with the bundle when it is
@@ -179,12 +187,10 @@ pub(crate) struct ContactBundles {
     info: Vec<[ConstraintInfo; LANES]>,
     /// Per bundle: some lane has restitution.
     bouncy: Vec<bool>,
-    /// The constraints of the bundles solved one by one (see
-    /// [`VelocityBundle::scalar`]), in order.
-    scalar_velocity: Vec<VelocityConstraint>,
-    scalar_geometry: Vec<ContactGeometry>,
-    /// Scratch: one level's constraints before they are cut into bundles.
+    /// Scratch: one level's constraints, two-point manifolds first, before
+    /// they are cut into bundles, and its one-point manifolds.
     level: Vec<u32>,
+    singles: Vec<u32>,
 }
 
 impl ContactBundles {
@@ -194,13 +200,12 @@ impl ContactBundles {
         self.geometry.clear();
         self.info.clear();
         self.bouncy.clear();
-        self.scalar_velocity.clear();
-        self.scalar_geometry.clear();
     }
 
     /// Moves the constraints of `block` (built in the solver's order) to the
     /// end of this list in wavefront order (see `schedule`), four
-    /// independent ones to a bundle; leaves `block` empty.
+    /// independent ones to a bundle, two-point and one-point manifolds in
+    /// separate bundles; leaves `block` empty.
     pub fn append_scheduled(
         &mut self,
         block: &mut ContactConstraints,
@@ -210,35 +215,47 @@ impl ContactBundles {
         let pairs = block.velocity.iter().map(|c| (c.a, c.b));
         let (order, with_next) = wavefront.order_block(bodies, pairs);
         let mut level = std::mem::take(&mut self.level);
+        let mut singles = std::mem::take(&mut self.singles);
         level.clear();
+        singles.clear();
         for (&i, &same_level_next) in order.iter().zip(with_next) {
-            level.push(i);
-            if level.len() == LANES || !same_level_next {
-                self.push_bundle(block, &level, bodies);
-                level.clear();
-                // Whether the next bundle continues this level, sharing no
-                // responding body with this one.
-                let last = self.velocity.last_mut().expect("just pushed");
-                last.independent_of_next = same_level_next;
-                let last = self.geometry.last_mut().expect("just pushed");
-                last.independent_of_next = same_level_next;
+            if block.velocity[i as usize].count == 1 {
+                singles.push(i);
+            } else {
+                level.push(i);
             }
+            if same_level_next {
+                continue;
+            }
+            // The level is complete: its bundles, the last of which is
+            // independent of no next one.
+            let pairs = level.len();
+            level.append(&mut singles);
+            let (two, one) = level.split_at(pairs);
+            for part in [two, one] {
+                for lanes in part.chunks(LANES) {
+                    self.push_bundle(block, lanes, bodies);
+                }
+            }
+            if let Some(last) = self.velocity.last_mut() {
+                last.independent_of_next = false;
+            }
+            if let Some(last) = self.geometry.last_mut() {
+                last.independent_of_next = false;
+            }
+            level.clear();
         }
         self.level = level;
+        self.singles = singles;
         block.clear();
     }
 
-    /// Packs the constraints `lanes` (1 to 4, independent) of `block` into a
-    /// bundle, padding with copies of the first.
+    /// Packs the constraints `lanes` (1 to 4, independent, all with the same
+    /// point count) of `block` into a bundle, padding with copies of the
+    /// first.
     fn push_bundle(&mut self, block: &ContactConstraints, lanes: &[u32], bodies: &[SolverBody]) {
         let fill = lanes.len() as u8;
-        let planar = lanes.iter().all(|&i| {
-            let g = &block.geometry[i as usize];
-            g.count == 2
-                && g.points
-                    .iter()
-                    .all(|p| matches!(p.kind, FeatureKind::PlaneA | FeatureKind::PlaneB))
-        });
+        let single = block.velocity[lanes[0] as usize].count == 1;
         let mut info = [block.info[lanes[0] as usize]; LANES];
         let mut bouncy = false;
         for (l, slot) in info.iter_mut().enumerate() {
@@ -248,29 +265,17 @@ impl ContactBundles {
         }
         self.info.push(info);
         self.bouncy.push(bouncy);
-        if !planar {
-            self.velocity.push(VelocityBundle {
-                fill,
-                scalar: Some(self.scalar_velocity.len() as u32),
-                ..Default::default()
-            });
-            self.geometry.push(GeometryBundle {
-                fill,
-                scalar: Some(self.scalar_velocity.len() as u32),
-                ..Default::default()
-            });
-            for &i in lanes {
-                self.scalar_velocity.push(block.velocity[i as usize]);
-                self.scalar_geometry.push(block.geometry[i as usize]);
-            }
-            return;
-        }
+        // Bundles of one level are independent of each other; the caller
+        // marks the last of the level.
         self.velocity.push(VelocityBundle {
             fill,
+            single,
+            independent_of_next: true,
             ..Default::default()
         });
         self.geometry.push(GeometryBundle {
-            fill,
+            single,
+            independent_of_next: true,
             ..Default::default()
         });
         let (v, g) = (
@@ -279,6 +284,7 @@ impl ContactBundles {
         );
         for l in 0..LANES {
             let i = lanes.get(l).copied().unwrap_or(lanes[0]) as usize;
+            debug_assert_eq!(block.geometry[i].count == 1, single, "mixed bundle");
             v.set_lane(l, &block.velocity[i]);
             g.set_lane(l, &block.geometry[i]);
         }
@@ -295,14 +301,6 @@ impl ContactBundles {
     pub fn for_each_impulses(&self, mut f: impl FnMut(u32, [f32; 2], [f32; 2], usize)) {
         for (v, info) in self.velocity.iter().zip(&self.info) {
             for (l, info) in info.iter().enumerate().take(v.fill as usize) {
-                if let Some(start) = v.scalar {
-                    let c = &self.scalar_velocity[start as usize + l];
-                    let [p1, p2] = &c.points;
-                    let normal = [p1.normal_impulse, p2.normal_impulse];
-                    let tangent = [p1.tangent_impulse, p2.tangent_impulse];
-                    f(info.contact, normal, tangent, c.count as usize);
-                    continue;
-                }
                 let [p1, p2] = &v.points;
                 f(
                     info.contact,
@@ -325,214 +323,6 @@ fn get(x: &F, l: usize) -> f32 {
 #[inline(always)]
 fn put(x: &mut F, l: usize, v: f32) {
     x.as_mut_array()[l] = v;
-}
-
-impl VelocityBundle {
-    /// Lane `l` as a scalar constraint.
-    fn lane(&self, l: usize) -> VelocityConstraint {
-        let point = |p: &PointW| VelocityPoint {
-            normal: p.normal.lane(l),
-            arm_na: get(&p.arm_na, l),
-            arm_nb: get(&p.arm_nb, l),
-            arm_ta: get(&p.arm_ta, l),
-            arm_tb: get(&p.arm_tb, l),
-            bias: get(&p.bias, l),
-            mass: get(&p.mass, l),
-            tangent_mass: get(&p.tangent_mass, l),
-            normal_impulse: get(&p.normal_impulse, l),
-            tangent_impulse: get(&p.tangent_impulse, l),
-            max_normal_impulse: get(&p.max_normal_impulse, l),
-        };
-        VelocityConstraint {
-            a: self.a[l],
-            b: self.b[l],
-            friction: get(&self.friction, l),
-            count: self.count[l],
-            block_ok: self.block_ok & (1 << l) != 0,
-            k: [
-                get(&self.k11, l),
-                get(&self.k12, l),
-                get(&self.k22, l),
-                get(&self.inv_det, l),
-            ],
-            // Rolling resistance acts on single points only.
-            rolling_arm: 0.0,
-            angular_mass: 0.0,
-            rolling_impulse: 0.0,
-            impact: get(&self.impact, l) > 0.5,
-            points: [point(&self.points[0]), point(&self.points[1])],
-        }
-    }
-
-    /// Stores a scalar constraint into lane `l`.
-    fn set_lane(&mut self, l: usize, c: &VelocityConstraint) {
-        self.a[l] = c.a;
-        self.b[l] = c.b;
-        put(&mut self.friction, l, c.friction);
-        self.count[l] = c.count;
-        self.block_ok = self.block_ok & !(1 << l) | (c.block_ok as u8) << l;
-        put(&mut self.k11, l, c.k[0]);
-        put(&mut self.k12, l, c.k[1]);
-        put(&mut self.k22, l, c.k[2]);
-        put(&mut self.inv_det, l, c.k[3]);
-        put(&mut self.impact, l, if c.impact { 1.0 } else { 0.0 });
-        debug_assert_eq!(c.rolling_arm, 0.0, "a two-point manifold rolls");
-        for (p, s) in self.points.iter_mut().zip(&c.points) {
-            p.normal.set_lane(l, s.normal);
-            put(&mut p.arm_na, l, s.arm_na);
-            put(&mut p.arm_nb, l, s.arm_nb);
-            put(&mut p.arm_ta, l, s.arm_ta);
-            put(&mut p.arm_tb, l, s.arm_tb);
-            put(&mut p.bias, l, s.bias);
-            put(&mut p.mass, l, s.mass);
-            put(&mut p.tangent_mass, l, s.tangent_mass);
-            put(&mut p.normal_impulse, l, s.normal_impulse);
-            put(&mut p.tangent_impulse, l, s.tangent_impulse);
-            put(&mut p.max_normal_impulse, l, s.max_normal_impulse);
-        }
-    }
-
-    /// The lanes in use.
-    #[inline(always)]
-    fn used(&self) -> std::ops::Range<usize> {
-        0..self.fill as usize
-    }
-
-    /// Loads the bundle's bodies.
-    #[inline(always)]
-    fn gather(&self, bodies: &[SolverBody]) -> (BodyW, BodyW) {
-        (
-            BodyW::gather_velocities(bodies, &self.a, self.inv_mass_a, self.inv_inertia_a),
-            BodyW::gather_velocities(bodies, &self.b, self.inv_mass_b, self.inv_inertia_b),
-        )
-    }
-
-    /// Stores the bundle's bodies back.
-    #[inline(always)]
-    fn scatter(&self, ba: &BodyW, bb: &BodyW, bodies: &mut [SolverBody]) {
-        ba.scatter(bodies, &self.a, self.writes.a);
-        bb.scatter(bodies, &self.b, self.writes.b);
-    }
-}
-
-impl GeometryBundle {
-    /// Stores the lanes' bodies' inverse masses and inertias.
-    fn set_masses(&mut self, bodies: &[SolverBody]) {
-        let (a, b) = (
-            BodyW::gather(bodies, &self.a),
-            BodyW::gather(bodies, &self.b),
-        );
-        (self.inv_mass_a, self.inv_inertia_a) = (a.inv_mass, a.inv_inertia);
-        (self.inv_mass_b, self.inv_inertia_b) = (b.inv_mass, b.inv_inertia);
-    }
-
-    /// The lanes' bodies with their inverse masses (velocities zero), for
-    /// the position pass.
-    #[inline(always)]
-    fn masses(&self) -> (BodyW, BodyW) {
-        let body = |inv_mass, inv_inertia| BodyW {
-            v: V2::default(),
-            w: F::ZERO,
-            inv_mass,
-            inv_inertia,
-        };
-        (
-            body(self.inv_mass_a, self.inv_inertia_a),
-            body(self.inv_mass_b, self.inv_inertia_b),
-        )
-    }
-
-    /// Stores scalar geometry into lane `l`.
-    fn set_lane(&mut self, l: usize, g: &ContactGeometry) {
-        self.a[l] = g.a;
-        self.b[l] = g.b;
-        for (p, s) in self.points.iter_mut().zip(&g.points) {
-            p.ab.set_lane(l, s.ab);
-            p.fa.set_lane(l, s.fa);
-            p.fb.set_lane(l, s.fb);
-            p.fnormal.set_lane(l, s.fnormal);
-            put(&mut p.flength, l, s.flength);
-            put(&mut p.radius, l, s.radius);
-            put(&mut p.point_radius, l, s.point_radius);
-            let plane_a = if s.kind == FeatureKind::PlaneA {
-                f32::from_bits(u32::MAX)
-            } else {
-                0.0
-            };
-            put(&mut p.plane_a, l, plane_a);
-        }
-    }
-}
-
-/// [`GeometryBundle::faces`]: every lane's face is A's.
-const FACES_A: u8 = 1;
-/// Every lane's face is B's.
-const FACES_B: u8 = 2;
-/// Some lanes' faces are A's, others B's.
-const FACES_MIXED: u8 = 0;
-
-/// Which body's faces a bundle's points lie on ([`FACES_A`], [`FACES_B`] or
-/// [`FACES_MIXED`]), from the lanes' `plane_a` masks.
-fn faces_of(points: &[FeatureW; 2], fill: u8) -> u8 {
-    let used = (1 << fill) - 1;
-    let masks = points.map(|p| p.plane_a.to_bitmask() as u8 & used);
-    if masks.iter().all(|&m| m == used) {
-        FACES_A
-    } else if masks.iter().all(|&m| m == 0) {
-        FACES_B
-    } else {
-        FACES_MIXED
-    }
-}
-
-/// A contact point of four lanes from the current poses, as
-/// `super::current_geometry` for face features: separation, normal (A → B),
-/// anchor relative to A's centre, and B's centre relative to A's. `FACES`
-/// says on whose faces the lanes' points lie: the mixed case picks per lane,
-/// the others need no picking (the same values, fewer instructions; in
-/// stacks of boxes every bundle has all its faces on A).
-#[inline(always)]
-fn planar_geometry<const FACES: u8>(p: &FeatureW, qa: &PoseW, qb: &PoseW) -> (F, V2, V2, V2) {
-    let ab = p.ab + (qb.dp - qa.dp);
-    let pa = qa.dq.apply(p.fa);
-    let pb = ab + qb.dq.apply(p.fb);
-    let (m, face, other) = match FACES {
-        FACES_A => (qa.dq.apply(p.fnormal), pa, pb),
-        FACES_B => (qb.dq.apply(p.fnormal), pb, pa),
-        _ => (
-            RotW::select(p.plane_a, qa.dq, qb.dq).apply(p.fnormal),
-            V2::select(p.plane_a, pa, pb),
-            V2::select(p.plane_a, pb, pa),
-        ),
-    };
-    let d = other - face;
-    let t = V2::new(-m.y, m.x);
-    let u = t.dot(d);
-    let md = m.dot(d);
-    // `manifold::measure`: beyond an end of its face, the point is
-    // measured from that end, along the line between them.
-    let beyond = ge(p.flength, F::ZERO) & gt(md, F::ZERO) & (lt(u, F::ZERO) | gt(u, p.flength));
-    // The direction `g` from the face to the point (the normal up to sign),
-    // and the separation.
-    let (g, s) = if beyond.any() {
-        let end = face + clamp(u, F::ZERO, p.flength) * t;
-        let w = other - end;
-        let len = w.dot(w).sqrt();
-        let g = V2::select(gt(len, F::ZERO), V2::new(w.x / len, w.y / len), m);
-        (
-            V2::select(beyond, g, m),
-            select(beyond, len - p.radius, md - p.radius),
-        )
-    } else {
-        (m, md - p.radius)
-    };
-    let n = match FACES {
-        FACES_A => g,
-        FACES_B => -g,
-        _ => V2::select(p.plane_a, g, -g),
-    };
-    let anchor = other - (p.point_radius + F::splat(0.5) * s) * g;
-    (s, n, anchor, ab)
 }
 
 #[cfg(test)]

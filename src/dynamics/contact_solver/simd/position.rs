@@ -1,12 +1,12 @@
 //! The position and restitution passes over the bundles, four lanes at a
 //! time.
 
+use super::point::push_apart;
 use super::*;
 
 /// One NGS position pass; see `super::position_constraint`.
 pub(crate) fn solve_positions(
     constraints: &ContactBundles,
-    bodies: &[SolverBody],
     poses: &mut [SolverPose],
     prm: &SolverParams,
 ) {
@@ -14,34 +14,38 @@ pub(crate) fn solve_positions(
     let mut i = 0;
     while i < gs.len() {
         let g1 = &gs[i];
-        if let Some(g2) = gs.get(i + 1) {
-            if g1.independent_of_next && g1.scalar.is_none() && g2.scalar.is_none() {
-                // Two independent bundles side by side, as in the velocity
-                // pass.
-                let (qa1, qb1) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
-                let (qa2, qb2) = (PoseW::gather(poses, &g2.a), PoseW::gather(poses, &g2.b));
-                let moved1 = position_planar(g1, qa1, qb1, prm);
-                let moved2 = position_planar(g2, qa2, qb2, prm);
-                scatter_poses(g1, moved1, poses);
-                scatter_poses(g2, moved2, poses);
-                i += 2;
-                continue;
-            }
+        if let Some(g2) = gs.get(i + 1).filter(|_| g1.independent_of_next) {
+            // Two independent bundles side by side, as in the velocity
+            // pass.
+            let (qa1, qb1) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
+            let (qa2, qb2) = (PoseW::gather(poses, &g2.a), PoseW::gather(poses, &g2.b));
+            let moved1 = position_bundle(g1, qa1, qb1, prm);
+            let moved2 = position_bundle(g2, qa2, qb2, prm);
+            scatter_poses(g1, moved1, poses);
+            scatter_poses(g2, moved2, poses);
+            i += 2;
+            continue;
         }
-        match g1.scalar {
-            Some(start) => {
-                let start = start as usize;
-                for sg in &constraints.scalar_geometry[start..start + g1.fill as usize] {
-                    position_one(sg, bodies, poses, prm);
-                }
-            }
-            None => {
-                let (qa, qb) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
-                let moved = position_planar(g1, qa, qb, prm);
-                scatter_poses(g1, moved, poses);
-            }
-        }
+        let (qa, qb) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
+        let moved = position_bundle(g1, qa, qb, prm);
+        scatter_poses(g1, moved, poses);
         i += 1;
+    }
+}
+
+/// The position correction of a bundle in lanes, from its bodies' poses
+/// `qa`, `qb`: the corrected poses, or `None` when no lane pushes.
+#[inline(always)]
+pub(super) fn position_bundle(
+    g: &GeometryBundle,
+    qa: PoseW,
+    qb: PoseW,
+    prm: &SolverParams,
+) -> Option<(PoseW, PoseW)> {
+    if g.single {
+        super::single::position_single(g, qa, qb, prm)
+    } else {
+        position_block(g, qa, qb, prm)
     }
 }
 
@@ -58,32 +62,33 @@ pub(super) fn scatter_poses(
     }
 }
 
-/// The position correction of a planar bundle in lanes, from its bodies'
+/// The position correction of a two-point bundle in lanes, from its bodies'
 /// poses `qa`, `qb`: the corrected poses, or `None` when no lane pushes.
 #[inline(always)]
-pub(super) fn position_planar(
+pub(super) fn position_block(
     g: &GeometryBundle,
     qa: PoseW,
     qb: PoseW,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     match g.faces {
-        FACES_A => position_planar_on::<FACES_A>(g, qa, qb, prm),
-        FACES_B => position_planar_on::<FACES_B>(g, qa, qb, prm),
-        _ => position_planar_on::<FACES_MIXED>(g, qa, qb, prm),
+        FACES_A => position_block_on::<FACES_A>(g, qa, qb, prm),
+        FACES_B => position_block_on::<FACES_B>(g, qa, qb, prm),
+        FACES_MIXED => position_block_on::<FACES_MIXED>(g, qa, qb, prm),
+        _ => position_block_on::<FACES_ANY>(g, qa, qb, prm),
     }
 }
 
-/// [`position_planar`] for bundles whose faces lie as `FACES` says.
+/// [`position_block`] for bundles whose features are as `FACES` says.
 #[inline(always)]
-pub(super) fn position_planar_on<const FACES: u8>(
+pub(super) fn position_block_on<const FACES: u8>(
     g: &GeometryBundle,
     mut qa: PoseW,
     mut qb: PoseW,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
-    let (s1, n1, ra1, ab1) = planar_geometry::<FACES>(&g.points[0], &qa, &qb);
-    let (s2, n2, ra2, ab2) = planar_geometry::<FACES>(&g.points[1], &qa, &qb);
+    let (s1, n1, ra1, ab1) = lane_geometry::<FACES>(&g.points[0], &qa, &qb);
+    let (s2, n2, ra2, ab2) = lane_geometry::<FACES>(&g.points[1], &qa, &qb);
     let target = |s: F| {
         clamp(
             F::splat(prm.position_correction) * (s + F::splat(prm.linear_slop)),
@@ -133,45 +138,14 @@ pub(super) fn position_planar_on<const FACES: u8>(
     Some((qa, qb))
 }
 
-/// `super::push_apart` in lanes: lanes with `lambda ≤ 0` keep their poses.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)] // the scalar routine's arguments, spread
-pub(super) fn push_apart(
-    ba: &BodyW,
-    bb: &BodyW,
-    qa: &mut PoseW,
-    qb: &mut PoseW,
-    n: V2,
-    ra: V2,
-    rb: V2,
-    lambda: F,
-) {
-    let push = gt(lambda, F::ZERO);
-    if !push.any() {
-        return;
-    }
-    let impulse = lambda * n;
-    let a = PoseW {
-        dp: qa.dp - ba.inv_mass * impulse,
-        dq: qa.dq.integrate(-ba.inv_inertia * cross(ra, impulse)),
-    };
-    let b = PoseW {
-        dp: qb.dp + bb.inv_mass * impulse,
-        dq: qb.dq.integrate(bb.inv_inertia * cross(rb, impulse)),
-    };
-    if push.all() {
-        (*qa, *qb) = (a, b);
-    } else {
-        *qa = PoseW::select(push, &a, qa);
-        *qb = PoseW::select(push, &b, qb);
-    }
-}
-
 /// Restitution, after the substeps: bounce points whose approach speed
 /// exceeded the threshold and that carried load this step, lane by lane (few
 /// contacts bounce). Only the bundles with restitution need their anchors on
 /// the final poses (with `h = 0` the update reads poses and masses only, so
-/// it may be done bundle by bundle, just before each one's restitution).
+/// it may be done bundle by bundle, just before each one's restitution). A
+/// bundle none of whose points bounces skips the update: of what it
+/// changes, only the impulses outlive the step (stored for the next warm
+/// start), and of those only the impacts', which it starts afresh.
 pub(crate) fn apply_restitution(
     constraints: &mut ContactBundles,
     bodies: &mut [SolverBody],
@@ -180,32 +154,31 @@ pub(crate) fn apply_restitution(
 ) {
     let bundles = constraints.velocity.iter_mut().zip(&constraints.geometry);
     let bundles = bundles.zip(&constraints.info).zip(&constraints.bouncy);
-    let (sv, sg) = (
-        &mut constraints.scalar_velocity[..],
-        &constraints.scalar_geometry[..],
-    );
     for (((c, g), info), _) in bundles.filter(|(_, &bouncy)| bouncy) {
-        super::velocity::update_bundle(
-            c,
-            g,
-            (&mut *sv, sg),
-            bodies,
-            poses,
-            0.0,
-            prm.max_push_speed,
-        );
+        // `super::super::restitution_one`'s test, before the update (which
+        // leaves the approach and the peak impulse alone).
+        let bounces = c.used().any(|l| {
+            let info = &info[l];
+            let mut points = c.points[..c.count[l] as usize].iter().zip(&info.approach);
+            info.restitution != 0.0
+                && points.any(|(p, &approach)| {
+                    let skip = approach > -prm.restitution_threshold
+                        || get(&p.max_normal_impulse, l) == 0.0;
+                    !skip
+                })
+        });
+        if !bounces {
+            c.forget_impacts();
+            continue;
+        }
+        super::velocity::update_bundle(c, g, bodies, poses, 0.0, prm.max_push_speed);
         for l in c.used() {
             if info[l].restitution == 0.0 {
                 continue;
             }
-            match c.scalar {
-                Some(start) => restitution_one(&mut sv[start as usize + l], &info[l], bodies, prm),
-                None => {
-                    let mut s = c.lane(l);
-                    restitution_one(&mut s, &info[l], bodies, prm);
-                    c.set_lane(l, &s);
-                }
-            }
+            let mut s = c.lane(l);
+            restitution_one(&mut s, &info[l], bodies, prm);
+            c.set_lane(l, &s);
         }
     }
 }

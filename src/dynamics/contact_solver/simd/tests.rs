@@ -1,11 +1,16 @@
 //! The lane kernels against the scalar routines, bit for bit, on random
-//! planar bundles: turning and resting pairs, static partners, points
-//! inside and beyond their faces, bounded and unbounded faces.
+//! bundles of two-point and of one-point manifolds: turning and resting
+//! pairs, static partners, impacts, points inside and beyond their faces,
+//! bounded and unbounded faces, faces of A, of B and two core points
+//! (apart or coinciding), rounded or not, with and without rolling
+//! resistance.
 
 use super::super::FeaturePoint;
-use super::position::{position_planar, scatter_poses};
-use super::velocity::{solve_bundle, update_planar, warm_start_bundle};
+use super::position::{position_bundle, scatter_poses};
+use super::single::solve_single;
+use super::velocity::{solve_bundle, update_bundle, warm_start_bundle};
 use super::*;
+use crate::dynamics::contact_solver::{position_one, update_one, warm_one};
 use crate::math::{Rot, Vec2};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -30,10 +35,13 @@ impl Gen {
 const STATIC: u32 = 8;
 
 /// Nine bodies (lane `l` owns bodies `2l` and `2l + 1`; body 8 is static
-/// and shared), their poses, and four planar constraints.
+/// and shared), their poses, and four constraints of `count` points each,
+/// on faces only (`planar`) or of any feature kind.
 #[allow(clippy::type_complexity)]
 fn case(
     g: &mut Gen,
+    count: u8,
+    planar: bool,
 ) -> (
     Vec<SolverBody>,
     Vec<SolverPose>,
@@ -53,8 +61,15 @@ fn case(
             inv_inertia: g.f(0.1, 6.0),
         })
         .collect();
+    for b in &mut bodies {
+        // A body that does not turn, at a spin of -0: its spin must keep
+        // that sign wherever the scalar routine leaves it alone.
+        if g.coin(0.1) {
+            (b.w, b.inv_inertia) = (-0.0, 0.0);
+        }
+    }
     bodies.push(SolverBody::default());
-    let poses: Vec<SolverPose> = (0..9)
+    let mut poses: Vec<SolverPose> = (0..9)
         .map(|i| {
             if i == STATIC as usize {
                 SolverPose::default()
@@ -75,18 +90,34 @@ fn case(
         } else if g.coin(0.2) {
             a = STATIC;
         }
-        let kind = if g.coin(0.5) {
-            FeatureKind::PlaneA
-        } else {
-            FeatureKind::PlaneB
+        let kinds = if planar { 2.0 } else { 3.0 };
+        let kind = match g.f(0.0, kinds) as u32 {
+            0 => FeatureKind::PlaneA,
+            1 => FeatureKind::PlaneB,
+            _ => FeatureKind::Points,
         };
         let radius = if g.coin(0.5) { 0.0 } else { g.f(0.0, 0.1) };
+        // Core points that coincide at the current poses (the normal then
+        // comes from the fallback), sometimes: the lane's bodies unmoved,
+        // the points on a grid, where the sums are exact.
+        let coincide = kind == FeatureKind::Points && g.coin(0.15);
+        if coincide {
+            poses[a as usize] = SolverPose::default();
+            poses[b as usize] = SolverPose::default();
+        }
         let mut feature = || {
             let angle = g.f(-3.1, 3.1);
+            let grid = |g: &mut Gen| Vec2::new(g.f(-32.0, 32.0), g.f(-32.0, 32.0)).round() / 64.0;
+            let (ab, fa, fb) = if coincide {
+                let (fa, fb) = (grid(g), grid(g));
+                (fa - fb, fa, fb)
+            } else {
+                (g.v(1.0), g.v(0.5), g.v(0.5))
+            };
             FeaturePoint {
-                ab: g.v(1.0),
-                fa: g.v(0.5),
-                fb: g.v(0.5),
+                ab,
+                fa,
+                fb,
                 fnormal: Vec2::new(libm::cosf(angle), libm::sinf(angle)),
                 flength: if g.coin(0.1) { -1.0 } else { g.f(0.0, 0.6) },
                 radius,
@@ -98,7 +129,7 @@ fn case(
         geometry[l] = Some(ContactGeometry {
             a,
             b,
-            count: 2,
+            count,
             points,
         });
         let mut point = || VelocityPoint {
@@ -108,17 +139,18 @@ fn case(
             ..Default::default()
         };
         let points = [point(), point()];
+        let rolls = count == 1 && g.coin(0.7);
         velocity[l] = Some(VelocityConstraint {
             a,
             b,
             friction: g.f(0.0, 1.0),
-            count: 2,
+            count,
             block_ok: false,
             k: [0.0; 4],
-            rolling_arm: 0.0,
-            angular_mass: 0.0,
-            rolling_impulse: 0.0,
-            impact: false,
+            rolling_arm: if rolls { g.f(0.0, 0.05) } else { 0.0 },
+            angular_mass: if rolls { g.f(0.05, 1.0) } else { 0.0 },
+            rolling_impulse: if rolls { g.f(-0.01, 0.01) } else { 0.0 },
+            impact: g.coin(0.05),
             points,
         });
     }
@@ -135,12 +167,14 @@ fn bundle(
     g: &[ContactGeometry; 4],
     bodies: &[SolverBody],
 ) -> (VelocityBundle, GeometryBundle) {
+    let single = v[0].count == 1;
     let mut vb = VelocityBundle {
         fill: 4,
+        single,
         ..Default::default()
     };
     let mut gb = GeometryBundle {
-        fill: 4,
+        single,
         ..Default::default()
     };
     for l in 0..4 {
@@ -157,9 +191,9 @@ fn bundle(
 }
 
 fn constraint_bits(c: &VelocityConstraint) -> Vec<u32> {
-    let mut bits = vec![c.block_ok as u32];
+    let mut bits = vec![c.block_ok as u32, c.rolling_impulse.to_bits()];
     bits.extend(c.k.iter().map(|x| x.to_bits()));
-    for p in &c.points {
+    for p in &c.points[..c.count as usize] {
         for x in [
             p.arm_na,
             p.arm_nb,
@@ -169,12 +203,16 @@ fn constraint_bits(c: &VelocityConstraint) -> Vec<u32> {
             p.normal.y,
             p.bias,
             p.mass,
+            p.tangent_mass,
             p.normal_impulse,
             p.tangent_impulse,
-            p.max_normal_impulse,
         ] {
             bits.push(x.to_bits());
         }
+        // Read only as `== 0` (did the point carry load?), and `f32::max`
+        // leaves the sign of a zero maximum unspecified.
+        let m = p.max_normal_impulse;
+        bits.push(if m == 0.0 { 0 } else { m.to_bits() });
     }
     bits
 }
@@ -193,9 +231,27 @@ fn pose_bits(poses: &[SolverPose]) -> Vec<u32> {
         .collect()
 }
 
-#[test]
-fn lane_kernels_match_the_scalar_routines_bit_for_bit() {
-    let mut g = Gen(ChaCha8Rng::seed_from_u64(0x5eed));
+/// Paths the kernels took over a run of [`compare`].
+#[derive(Debug, Default)]
+struct Seen {
+    /// Bundles solved in lanes, bundles pushed by the position pass, points
+    /// whose bias reached the push cap, points that rolled against their
+    /// cap, points of two core points.
+    in_lanes: u32,
+    pushed: u32,
+    capped: u32,
+    rolled: u32,
+    core_points: u32,
+    /// Core points that coincide at the current poses.
+    coincident: u32,
+    /// Bundles per `faces` (mixed, all on A, all on B, any).
+    faces: [u32; 4],
+}
+
+/// Runs `cases` random bundles of `count`-point constraints (faces only
+/// when `planar`) through every pass, lanes against the scalar routines.
+fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
+    let mut g = Gen(ChaCha8Rng::seed_from_u64(seed));
     let prm = SolverParams {
         max_push_speed: TEST_PUSH,
         linear_slop: 0.005,
@@ -205,29 +261,39 @@ fn lane_kernels_match_the_scalar_routines_bit_for_bit() {
     };
     // A low cap, so that random turning pairs reach it.
     const TEST_PUSH: f32 = 0.01;
-    let (mut solved_in_lanes, mut pushed, mut capped) = (0, 0, 0);
-    // Bundles per `faces` (mixed, all on A, all on B).
-    let mut faces = [0; 3];
-    for _ in 0..3000 {
-        let (bodies, poses, mut vc, gc) = case(&mut g);
+    let mut seen = Seen::default();
+    for _ in 0..cases {
+        let (bodies, poses, mut vc, gc) = case(&mut g, count, planar);
         let (mut vb, gb) = bundle(&vc, &gc, &bodies);
-        faces[gb.faces as usize] += 1;
+        seen.faces[gb.faces as usize] += 1;
+        for c in &gc {
+            let kinds = c.points[..c.count as usize].iter().map(|p| p.kind);
+            seen.core_points += kinds.filter(|&k| k == FeatureKind::Points).count() as u32;
+            let (qa, qb) = (&poses[c.a as usize], &poses[c.b as usize]);
+            for f in &c.points[..c.count as usize] {
+                let pa = qa.dq.apply(f.fa);
+                let pb = f.ab + (qb.dp - qa.dp) + qb.dq.apply(f.fb);
+                seen.coincident += (f.kind == FeatureKind::Points && pa == pb) as u32;
+            }
+        }
         for h in [1.0 / 240.0, 0.0] {
             // Anchor update.
             let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
             for l in 0..4 {
                 update_one(&mut vc[l], &gc[l], &bodies, &poses, h, inv_h, TEST_PUSH);
             }
-            update_planar(&mut vb, &gb, &bodies, &poses, h, inv_h, TEST_PUSH);
+            update_bundle(&mut vb, &gb, &bodies, &poses, h, TEST_PUSH);
             for (l, c) in vc.iter().enumerate() {
                 assert_eq!(constraint_bits(&vb.lane(l)), constraint_bits(c), "update");
                 let count = c.count as usize;
-                capped += c.points[..count]
+                seen.capped += c.points[..count]
                     .iter()
                     .filter(|p| p.bias == -TEST_PUSH)
-                    .count();
+                    .count() as u32;
             }
-            assert_eq!(vb.all_block, vc.iter().all(|c| c.block_ok));
+            if count == 2 {
+                assert_eq!(vb.all_block, vc.iter().all(|c| c.block_ok));
+            }
         }
         // Warm start and two velocity passes.
         let (mut scalar, mut lanes) = (bodies.clone(), bodies.clone());
@@ -236,16 +302,22 @@ fn lane_kernels_match_the_scalar_routines_bit_for_bit() {
         }
         warm_start_bundle(&vb, &mut lanes);
         assert_eq!(body_bits(&lanes), body_bits(&scalar), "warm start");
-        if vb.in_lanes() {
-            solved_in_lanes += 1;
+        if vb.single || vb.in_lanes() {
+            seen.in_lanes += 1;
             for _ in 0..2 {
                 for c in &mut vc {
                     solve_one(c, &mut scalar);
                 }
-                solve_bundle(&mut vb, &mut lanes);
+                if vb.single {
+                    solve_single(&mut vb, &mut lanes);
+                } else {
+                    solve_bundle(&mut vb, &mut lanes);
+                }
                 assert_eq!(body_bits(&lanes), body_bits(&scalar), "velocity");
                 for (l, c) in vc.iter().enumerate() {
                     assert_eq!(constraint_bits(&vb.lane(l)), constraint_bits(c));
+                    let cap = c.rolling_arm * c.points[0].normal_impulse;
+                    seen.rolled += (cap > 0.0 && c.rolling_impulse.abs() == cap) as u32;
                 }
             }
         }
@@ -255,17 +327,131 @@ fn lane_kernels_match_the_scalar_routines_bit_for_bit() {
             position_one(c, &bodies, &mut scalar, &prm);
         }
         let (qa, qb) = (PoseW::gather(&lanes, &gb.a), PoseW::gather(&lanes, &gb.b));
-        let moved = position_planar(&gb, qa, qb, &prm);
-        pushed += moved.is_some() as u32;
+        let moved = position_bundle(&gb, qa, qb, &prm);
+        seen.pushed += moved.is_some() as u32;
         scatter_poses(&gb, moved, &mut lanes);
         assert_eq!(pose_bits(&lanes), pose_bits(&scalar), "position");
     }
+    seen
+}
+
+#[test]
+fn lane_kernels_match_the_scalar_routines_on_two_point_faces() {
+    let seen = compare(0x5eed, 3000, 2, true);
     // The kernels' interesting paths were exercised.
-    assert!(solved_in_lanes > 1000, "{solved_in_lanes} bundles in lanes");
-    assert!(pushed > 1000, "{pushed} bundles pushed");
-    assert!(capped > 100, "{capped} points at the push cap");
+    assert!(seen.in_lanes > 1000, "{seen:?}");
+    assert!(seen.pushed > 1000, "{seen:?}");
+    assert!(seen.capped > 100, "{seen:?}");
+    assert!(seen.faces[..3].iter().all(|&n| n > 100), "{seen:?}");
+}
+
+#[test]
+fn lane_kernels_match_the_scalar_routines_on_two_points_of_any_kind() {
+    let seen = compare(0x2b0b, 2000, 2, false);
+    assert!(seen.in_lanes > 500, "{seen:?}");
+    assert!(seen.pushed > 500, "{seen:?}");
+    assert!(seen.core_points > 2000, "{seen:?}");
+    assert!(seen.coincident > 50, "{seen:?}");
+    assert!(seen.faces[FACES_ANY as usize] > 1000, "{seen:?}");
+}
+
+#[test]
+fn lane_kernels_match_the_scalar_routines_on_one_point_manifolds() {
+    let faces = compare(0x0e1e, 2000, 1, true);
+    let any = compare(0x0e1f, 2000, 1, false);
+    for seen in [&faces, &any] {
+        assert_eq!(seen.in_lanes, 2000, "{seen:?}");
+        assert!(seen.pushed > 500, "{seen:?}");
+        assert!(seen.capped > 50, "{seen:?}");
+        assert!(seen.rolled > 500, "{seen:?}");
+    }
+    assert!(faces.faces[..3].iter().all(|&n| n > 100), "{faces:?}");
+    assert!(any.core_points > 1000, "{any:?}");
+    assert!(any.coincident > 50, "{any:?}");
+    assert!(any.faces[FACES_ANY as usize] > 1000, "{any:?}");
+}
+
+#[test]
+fn restitution_in_bundles_matches_the_scalar_routines() {
+    let mut g = Gen(ChaCha8Rng::seed_from_u64(0xb0b0));
+    let prm = SolverParams {
+        max_push_speed: 3.0,
+        linear_slop: 0.005,
+        position_correction: 0.2,
+        max_correction: 0.2,
+        restitution_threshold: 1.0,
+    };
+    // Bundles where some point bounces, and bundles with restitution
+    // where none does (their anchor update is skipped) but some lane is
+    // an impact (whose impulses are forgotten all the same).
+    let (mut bounced, mut skipped_impacts) = (0, 0);
+    for _ in 0..3000 {
+        let count = if g.coin(0.5) { 1 } else { 2 };
+        let (bodies, poses, mut vc, gc) = case(&mut g, count, false);
+        for c in &mut vc {
+            for p in &mut c.points[..count as usize] {
+                p.max_normal_impulse = if g.coin(0.3) { 0.0 } else { g.f(0.0, 5.0) };
+            }
+        }
+        let info: [ConstraintInfo; 4] = std::array::from_fn(|l| {
+            let approach = |g: &mut Gen| {
+                if g.coin(0.2) {
+                    g.f(-3.0, -1.0)
+                } else {
+                    g.f(-1.0, 0.5)
+                }
+            };
+            ConstraintInfo {
+                contact: l as u32,
+                restitution: if g.coin(0.5) { 0.0 } else { g.f(0.0, 1.0) },
+                approach: [approach(&mut g), approach(&mut g)],
+            }
+        });
+        let bouncy = info.iter().any(|i| i.restitution != 0.0);
+        let (vb, gb) = bundle(&vc, &gc, &bodies);
+        let mut bundles = ContactBundles {
+            velocity: vec![vb],
+            geometry: vec![gb],
+            info: vec![info],
+            bouncy: vec![bouncy],
+            ..Default::default()
+        };
+        // The scalar routines: every constraint of a bundle with restitution
+        // gets its anchors on the final poses, then bounces.
+        let mut scalar = bodies.clone();
+        if bouncy {
+            for (c, gc) in vc.iter_mut().zip(&gc) {
+                update_one(c, gc, &bodies, &poses, 0.0, 0.0, prm.max_push_speed);
+            }
+            for (c, info) in vc.iter_mut().zip(&info) {
+                if info.restitution != 0.0 {
+                    restitution_one(c, info, &mut scalar, &prm);
+                }
+            }
+        }
+        let mut lanes = bodies.clone();
+        apply_restitution(&mut bundles, &mut lanes, &poses, &prm);
+        assert_eq!(body_bits(&lanes), body_bits(&scalar), "restitution");
+        let mut stored = 0;
+        bundles.for_each_impulses(|l, normal, tangent, n| {
+            let c = &vc[l as usize];
+            for k in 0..n {
+                let p = &c.points[k];
+                assert_eq!(normal[k].to_bits(), p.normal_impulse.to_bits());
+                assert_eq!(tangent[k].to_bits(), p.tangent_impulse.to_bits());
+            }
+            stored += 1;
+        });
+        assert_eq!(stored, 4);
+        if body_bits(&scalar) != body_bits(&bodies) {
+            bounced += 1;
+        } else if bouncy && vc.iter().any(|c| c.impact) {
+            skipped_impacts += 1;
+        }
+    }
+    assert!(bounced > 300, "{bounced} bundles bounced");
     assert!(
-        faces.iter().all(|&n| n > 100),
-        "bundles per faces {faces:?}"
+        skipped_impacts > 100,
+        "{skipped_impacts} impacts not bounced"
     );
 }

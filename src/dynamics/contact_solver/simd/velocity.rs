@@ -2,6 +2,7 @@
 //! substep, warm starting and the normal and friction impulses, four lanes at
 //! a time.
 
+use super::point::{apply, point_anchors, solve_friction, speed, tangent, Substep};
 use super::*;
 
 /// Recomputes every point's anchors, normal, effective mass and velocity
@@ -14,12 +15,8 @@ pub(crate) fn update_anchors(
     h: f32,
     max_push: f32,
 ) {
-    let (sv, sg) = (
-        &mut constraints.scalar_velocity[..],
-        &constraints.scalar_geometry[..],
-    );
     for (c, g) in constraints.velocity.iter_mut().zip(&constraints.geometry) {
-        update_bundle(c, g, (&mut *sv, sg), bodies, poses, h, max_push);
+        update_bundle(c, g, bodies, poses, h, max_push);
     }
 }
 
@@ -29,27 +26,22 @@ pub(crate) fn update_anchors(
 pub(super) fn update_bundle(
     c: &mut VelocityBundle,
     g: &GeometryBundle,
-    scalar: (&mut [VelocityConstraint], &[ContactGeometry]),
     bodies: &[SolverBody],
     poses: &[SolverPose],
     h: f32,
     max_push: f32,
 ) {
     let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
-    match c.scalar {
-        Some(start) => {
-            let range = start as usize..start as usize + c.fill as usize;
-            for (s, sg) in scalar.0[range.clone()].iter_mut().zip(&scalar.1[range]) {
-                update_one(s, sg, bodies, poses, h, inv_h, max_push);
-            }
-        }
-        None => update_planar(c, g, bodies, poses, h, inv_h, max_push),
+    if c.single {
+        super::single::update_single(c, g, bodies, poses, h, inv_h, max_push);
+    } else {
+        update_block(c, g, bodies, poses, h, inv_h, max_push);
     }
 }
 
-/// [`update_anchors`] of a planar bundle in lanes.
+/// [`update_anchors`] of a two-point bundle in lanes.
 #[inline(always)]
-pub(super) fn update_planar(
+pub(super) fn update_block(
     c: &mut VelocityBundle,
     g: &GeometryBundle,
     bodies: &[SolverBody],
@@ -59,15 +51,16 @@ pub(super) fn update_planar(
     max_push: f32,
 ) {
     match g.faces {
-        FACES_A => update_planar_on::<FACES_A>(c, g, bodies, poses, h, inv_h, max_push),
-        FACES_B => update_planar_on::<FACES_B>(c, g, bodies, poses, h, inv_h, max_push),
-        _ => update_planar_on::<FACES_MIXED>(c, g, bodies, poses, h, inv_h, max_push),
+        FACES_A => update_block_on::<FACES_A>(c, g, bodies, poses, h, inv_h, max_push),
+        FACES_B => update_block_on::<FACES_B>(c, g, bodies, poses, h, inv_h, max_push),
+        FACES_MIXED => update_block_on::<FACES_MIXED>(c, g, bodies, poses, h, inv_h, max_push),
+        _ => update_block_on::<FACES_ANY>(c, g, bodies, poses, h, inv_h, max_push),
     }
 }
 
-/// [`update_planar`] for bundles whose faces lie as `FACES` says.
+/// [`update_block`] for bundles whose features are as `FACES` says.
 #[inline(always)]
-pub(super) fn update_planar_on<const FACES: u8>(
+pub(super) fn update_block_on<const FACES: u8>(
     c: &mut VelocityBundle,
     g: &GeometryBundle,
     bodies: &[SolverBody],
@@ -95,40 +88,30 @@ pub(super) fn update_planar_on<const FACES: u8>(
     });
     let inv_h = F::splat(inv_h);
     let max_push = F::splat(max_push);
-    let im = ba.inv_mass + bb.inv_mass;
     // See `super::super::velocity::update_one`: fast-turning pairs start
     // the substep without the warm start.
     let fresh = gt(
         F::splat(h) * (ba.w.abs() + bb.w.abs()),
         F::splat(super::super::velocity::FAST_TURN),
     ) | gt(c.impact, F::splat(0.5));
-    let anchors = |p: &mut PointW, f: &FeatureW| {
-        p.normal_impulse = select(fresh, F::ZERO, p.normal_impulse);
-        p.tangent_impulse = select(fresh, F::ZERO, p.tangent_impulse);
-        let (s, n, ra, ab) = planar_geometry::<FACES>(f, &qa, &qb);
-        let rb = ra - ab;
-        let mut curve = F::ZERO;
-        if let Some((qa1, qb1)) = &predicted {
-            let (s1, ..) = planar_geometry::<FACES>(f, qa1, qb1);
-            let dv = relative_velocity(&ba, &bb, ra, rb);
-            curve = select(curved, s1 - s - F::splat(h) * dv.dot(n), F::ZERO);
-        }
-        let (rna, rnb) = (cross(ra, n), cross(rb, n));
-        let k = im + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
-        p.mass = inv_or_zero(k);
-        p.bias = max((max(s, F::ZERO) + curve) * inv_h, -max_push);
-        p.normal = n;
-        let t = tangent(n);
-        (p.arm_na, p.arm_nb) = (rna, rnb);
-        (p.arm_ta, p.arm_tb) = (cross(ra, t), cross(rb, t));
-        let kt = im + ba.inv_inertia * p.arm_ta * p.arm_ta + bb.inv_inertia * p.arm_tb * p.arm_tb;
-        p.tangent_mass = select(fresh, inv_or_zero(kt), p.tangent_mass);
-        (rna, rnb, n)
+    let step = Substep {
+        ba: &ba,
+        bb: &bb,
+        qa: &qa,
+        qb: &qb,
+        predicted: predicted.as_ref(),
+        curved,
+        fresh,
+        h: F::splat(h),
+        inv_h,
+        max_push,
     };
+    let anchors = |p: &mut PointW, f: &FeatureW| point_anchors::<FACES>(p, f, &step);
     let [p1, p2] = &mut c.points;
     let (a1, b1, n1) = anchors(p1, &g.points[0]);
     let (a2, b2, n2) = anchors(p2, &g.points[1]);
     // `super::block_matrix` in lanes.
+    let im = ba.inv_mass + bb.inv_mass;
     let k11 = im + ba.inv_inertia * a1 * a1 + bb.inv_inertia * b1 * b1;
     let k22 = im + ba.inv_inertia * a2 * a2 + bb.inv_inertia * b2 * b2;
     let k12 = im * n1.dot(n2) + ba.inv_inertia * a1 * a2 + bb.inv_inertia * b1 * b2;
@@ -144,15 +127,7 @@ pub(super) fn update_planar_on<const FACES: u8>(
 /// Applies the accumulated impulses (start of each substep).
 pub(crate) fn warm_start(constraints: &ContactBundles, bodies: &mut [SolverBody]) {
     for c in &constraints.velocity {
-        match c.scalar {
-            Some(start) => {
-                let start = start as usize;
-                for s in &constraints.scalar_velocity[start..start + c.fill as usize] {
-                    warm_one(s, bodies);
-                }
-            }
-            None => warm_start_bundle(c, bodies),
-        }
+        warm_start_bundle(c, bodies);
     }
 }
 
@@ -160,7 +135,8 @@ pub(crate) fn warm_start(constraints: &ContactBundles, bodies: &mut [SolverBody]
 #[inline(always)]
 pub(super) fn warm_start_bundle(c: &VelocityBundle, bodies: &mut [SolverBody]) {
     let (mut ba, mut bb) = c.gather(bodies);
-    for p in &c.points {
+    let points = if c.single { 1 } else { 2 };
+    for p in &c.points[..points] {
         let (n, t) = (p.normal, tangent(p.normal));
         let impulse = p.normal_impulse * n + p.tangent_impulse * t;
         ba.v = ba.v - ba.inv_mass * impulse;
@@ -180,18 +156,22 @@ pub(crate) fn solve_velocities(constraints: &mut ContactBundles, bodies: &mut [S
     let mut i = 0;
     while i < cs.len() {
         if let [c1, c2, ..] = &mut cs[i..] {
-            if c1.independent_of_next && c1.in_lanes() && c2.in_lanes() {
-                solve_pair(c1, c2, bodies);
-                i += 2;
-                continue;
+            if c1.independent_of_next {
+                if c1.in_lanes() && c2.in_lanes() {
+                    solve_pair(c1, c2, bodies);
+                    i += 2;
+                    continue;
+                }
+                if c1.single && c2.single {
+                    super::single::solve_single_pair(c1, c2, bodies);
+                    i += 2;
+                    continue;
+                }
             }
         }
         let c = &mut cs[i];
-        if let Some(start) = c.scalar {
-            let start = start as usize;
-            for s in &mut constraints.scalar_velocity[start..start + c.fill as usize] {
-                solve_one(s, bodies);
-            }
+        if c.single {
+            super::single::solve_single(c, bodies);
         } else if c.in_lanes() {
             solve_bundle(c, bodies);
         } else {
@@ -206,11 +186,11 @@ pub(crate) fn solve_velocities(constraints: &mut ContactBundles, bodies: &mut [S
 }
 
 impl VelocityBundle {
-    /// Whether the velocity pass solves this bundle in lanes: every lane a
-    /// planar two-point manifold, block-solved this substep.
+    /// Whether the velocity pass solves this two-point bundle in lanes:
+    /// every lane block-solved this substep.
     #[inline(always)]
     pub(super) fn in_lanes(&self) -> bool {
-        self.scalar.is_none() && self.all_block
+        !self.single && self.all_block
     }
 }
 
@@ -248,46 +228,6 @@ pub(super) fn solve_pair(
     solve_normal_block(c2, &mut a2, &mut b2);
     c1.scatter(&a1, &b1, bodies);
     c2.scatter(&a2, &b2, bodies);
-}
-
-/// `super::tangent` in lanes.
-#[inline(always)]
-pub(super) fn tangent(n: V2) -> V2 {
-    V2::new(n.y, -n.x)
-}
-
-/// `super::speed` in lanes.
-#[inline(always)]
-pub(super) fn speed(ba: &BodyW, bb: &BodyW, dir: V2, arm_a: F, arm_b: F) -> F {
-    (bb.v - ba.v).dot(dir) + (bb.w * arm_b - ba.w * arm_a)
-}
-
-/// `super::apply` in lanes.
-#[inline(always)]
-pub(super) fn apply(ba: &mut BodyW, bb: &mut BodyW, dir: V2, arm_a: F, arm_b: F, lambda: F) {
-    let impulse = lambda * dir;
-    ba.v = ba.v - ba.inv_mass * impulse;
-    ba.w -= ba.inv_inertia * (lambda * arm_a);
-    bb.v = bb.v + bb.inv_mass * impulse;
-    bb.w += bb.inv_inertia * (lambda * arm_b);
-}
-
-/// Relative velocity at a point, as in the scalar anchor update.
-#[inline(always)]
-pub(super) fn relative_velocity(ba: &BodyW, bb: &BodyW, ra: V2, rb: V2) -> V2 {
-    bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra)
-}
-
-/// `super::solve_friction` in lanes.
-#[inline(always)]
-pub(super) fn solve_friction(friction: F, p: &mut PointW, ba: &mut BodyW, bb: &mut BodyW) {
-    let t = tangent(p.normal);
-    let vt = speed(ba, bb, t, p.arm_ta, p.arm_tb);
-    let max_f = friction * p.normal_impulse;
-    let new = clamp(p.tangent_impulse - p.tangent_mass * vt, -max_f, max_f);
-    let delta = new - p.tangent_impulse;
-    p.tangent_impulse = new;
-    apply(ba, bb, t, p.arm_ta, p.arm_tb, delta);
 }
 
 /// `super::solve_normal_block` in lanes: the four cases of the 2×2 LCP are

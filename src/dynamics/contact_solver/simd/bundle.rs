@@ -1,0 +1,157 @@
+//! Moving constraints into and out of the lanes of a bundle, and loading and
+//! storing a bundle's bodies.
+
+use super::*;
+
+impl VelocityBundle {
+    /// Lane `l` as a scalar constraint.
+    pub(super) fn lane(&self, l: usize) -> VelocityConstraint {
+        let point = |p: &PointW| VelocityPoint {
+            normal: p.normal.lane(l),
+            arm_na: get(&p.arm_na, l),
+            arm_nb: get(&p.arm_nb, l),
+            arm_ta: get(&p.arm_ta, l),
+            arm_tb: get(&p.arm_tb, l),
+            bias: get(&p.bias, l),
+            mass: get(&p.mass, l),
+            tangent_mass: get(&p.tangent_mass, l),
+            normal_impulse: get(&p.normal_impulse, l),
+            tangent_impulse: get(&p.tangent_impulse, l),
+            max_normal_impulse: get(&p.max_normal_impulse, l),
+        };
+        VelocityConstraint {
+            a: self.a[l],
+            b: self.b[l],
+            friction: get(&self.friction, l),
+            count: self.count[l],
+            block_ok: self.block_ok & (1 << l) != 0,
+            k: [
+                get(&self.k11, l),
+                get(&self.k12, l),
+                get(&self.k22, l),
+                get(&self.inv_det, l),
+            ],
+            rolling_arm: get(&self.rolling_arm, l),
+            angular_mass: get(&self.angular_mass, l),
+            rolling_impulse: get(&self.rolling_impulse, l),
+            impact: get(&self.impact, l) > 0.5,
+            points: [point(&self.points[0]), point(&self.points[1])],
+        }
+    }
+
+    /// Stores a scalar constraint into lane `l`.
+    pub(super) fn set_lane(&mut self, l: usize, c: &VelocityConstraint) {
+        self.a[l] = c.a;
+        self.b[l] = c.b;
+        put(&mut self.friction, l, c.friction);
+        self.count[l] = c.count;
+        self.block_ok = self.block_ok & !(1 << l) | (c.block_ok as u8) << l;
+        put(&mut self.k11, l, c.k[0]);
+        put(&mut self.k12, l, c.k[1]);
+        put(&mut self.k22, l, c.k[2]);
+        put(&mut self.inv_det, l, c.k[3]);
+        put(&mut self.impact, l, if c.impact { 1.0 } else { 0.0 });
+        put(&mut self.rolling_arm, l, c.rolling_arm);
+        put(&mut self.angular_mass, l, c.angular_mass);
+        put(&mut self.rolling_impulse, l, c.rolling_impulse);
+        for (p, s) in self.points.iter_mut().zip(&c.points) {
+            p.normal.set_lane(l, s.normal);
+            put(&mut p.arm_na, l, s.arm_na);
+            put(&mut p.arm_nb, l, s.arm_nb);
+            put(&mut p.arm_ta, l, s.arm_ta);
+            put(&mut p.arm_tb, l, s.arm_tb);
+            put(&mut p.bias, l, s.bias);
+            put(&mut p.mass, l, s.mass);
+            put(&mut p.tangent_mass, l, s.tangent_mass);
+            put(&mut p.normal_impulse, l, s.normal_impulse);
+            put(&mut p.tangent_impulse, l, s.tangent_impulse);
+            put(&mut p.max_normal_impulse, l, s.max_normal_impulse);
+        }
+    }
+
+    /// Zeroes the impulses of the lanes that are impacts, as the anchor
+    /// update does (`update_one`: an impact starts every substep afresh).
+    pub(super) fn forget_impacts(&mut self) {
+        let impact = gt(self.impact, F::splat(0.5));
+        let points = if self.single { 1 } else { 2 };
+        for p in &mut self.points[..points] {
+            p.normal_impulse = select(impact, F::ZERO, p.normal_impulse);
+            p.tangent_impulse = select(impact, F::ZERO, p.tangent_impulse);
+        }
+    }
+
+    /// The lanes in use.
+    #[inline(always)]
+    pub(super) fn used(&self) -> std::ops::Range<usize> {
+        0..self.fill as usize
+    }
+
+    /// Loads the bundle's bodies.
+    #[inline(always)]
+    pub(super) fn gather(&self, bodies: &[SolverBody]) -> (BodyW, BodyW) {
+        (
+            BodyW::gather_velocities(bodies, &self.a, self.inv_mass_a, self.inv_inertia_a),
+            BodyW::gather_velocities(bodies, &self.b, self.inv_mass_b, self.inv_inertia_b),
+        )
+    }
+
+    /// Stores the bundle's bodies back.
+    #[inline(always)]
+    pub(super) fn scatter(&self, ba: &BodyW, bb: &BodyW, bodies: &mut [SolverBody]) {
+        ba.scatter(bodies, &self.a, self.writes.a);
+        bb.scatter(bodies, &self.b, self.writes.b);
+    }
+}
+
+impl GeometryBundle {
+    /// Stores the lanes' bodies' inverse masses and inertias.
+    pub(super) fn set_masses(&mut self, bodies: &[SolverBody]) {
+        let (a, b) = (
+            BodyW::gather(bodies, &self.a),
+            BodyW::gather(bodies, &self.b),
+        );
+        (self.inv_mass_a, self.inv_inertia_a) = (a.inv_mass, a.inv_inertia);
+        (self.inv_mass_b, self.inv_inertia_b) = (b.inv_mass, b.inv_inertia);
+    }
+
+    /// The lanes' bodies with their inverse masses (velocities zero), for
+    /// the position pass.
+    #[inline(always)]
+    pub(super) fn masses(&self) -> (BodyW, BodyW) {
+        let body = |inv_mass, inv_inertia| BodyW {
+            v: V2::default(),
+            w: F::ZERO,
+            inv_mass,
+            inv_inertia,
+        };
+        (
+            body(self.inv_mass_a, self.inv_inertia_a),
+            body(self.inv_mass_b, self.inv_inertia_b),
+        )
+    }
+
+    /// Stores scalar geometry into lane `l`.
+    pub(super) fn set_lane(&mut self, l: usize, g: &ContactGeometry) {
+        self.a[l] = g.a;
+        self.b[l] = g.b;
+        for (p, s) in self.points.iter_mut().zip(&g.points) {
+            p.ab.set_lane(l, s.ab);
+            p.fa.set_lane(l, s.fa);
+            p.fb.set_lane(l, s.fb);
+            // Two core points' fallback normal turns with A, stored negated:
+            // `geometry` measures them as a face of B (see there).
+            let fnormal = if s.kind == FeatureKind::Points {
+                -s.fnormal
+            } else {
+                s.fnormal
+            };
+            p.fnormal.set_lane(l, fnormal);
+            put(&mut p.flength, l, s.flength);
+            put(&mut p.radius, l, s.radius);
+            put(&mut p.point_radius, l, s.point_radius);
+            let mask = |set: bool| if set { f32::from_bits(u32::MAX) } else { 0.0 };
+            put(&mut p.plane_a, l, mask(s.kind == FeatureKind::PlaneA));
+            put(&mut p.points, l, mask(s.kind == FeatureKind::Points));
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! The lane kernels of one contact point, shared by the bundles of two-point
+//! manifolds (`velocity`, `position`) and of one-point manifolds (`single`):
+//! a point's anchor update, speeds and impulses along a direction, friction,
+//! and the position pass's push.
+
+use super::*;
+
+/// What the anchor update of a substep reads for a bundle: the bodies, their
+/// poses, the poses the current velocities lead to (`None` when no lane
+/// needs the second-order term), the lanes that take that term (`curved`)
+/// and those that start the substep without the warm start (`fresh`).
+pub(super) struct Substep<'a> {
+    /// The lanes' bodies A and B (velocities, inverse masses).
+    pub ba: &'a BodyW,
+    pub bb: &'a BodyW,
+    /// Their pose changes since the step began.
+    pub qa: &'a PoseW,
+    pub qb: &'a PoseW,
+    /// Their poses after `h` at the current velocities.
+    pub predicted: Option<&'a (PoseW, PoseW)>,
+    /// Lane masks: second-order term; no warm start.
+    pub curved: F,
+    pub fresh: F,
+    /// The substep (s), its inverse (1/s, 0 for `h = 0`) and the cap on a
+    /// separating target (m/s).
+    pub h: F,
+    pub inv_h: F,
+    pub max_push: F,
+}
+
+/// One point's anchors, normal, effective masses and bias from the current
+/// poses, as the loop body of `super::super::update_one`; returns the
+/// normal's lever arms and the normal, for the block matrix.
+#[inline(always)]
+pub(super) fn point_anchors<const FACES: u8>(
+    p: &mut PointW,
+    f: &FeatureW,
+    st: &Substep,
+) -> (F, F, V2) {
+    let (ba, bb) = (st.ba, st.bb);
+    p.normal_impulse = select(st.fresh, F::ZERO, p.normal_impulse);
+    p.tangent_impulse = select(st.fresh, F::ZERO, p.tangent_impulse);
+    let (s, n, ra, ab) = lane_geometry::<FACES>(f, st.qa, st.qb);
+    let rb = ra - ab;
+    let mut curve = F::ZERO;
+    if let Some((qa1, qb1)) = st.predicted {
+        let (s1, ..) = lane_geometry::<FACES>(f, qa1, qb1);
+        let dv = relative_velocity(ba, bb, ra, rb);
+        curve = select(st.curved, s1 - s - st.h * dv.dot(n), F::ZERO);
+    }
+    let im = ba.inv_mass + bb.inv_mass;
+    let (rna, rnb) = (cross(ra, n), cross(rb, n));
+    let k = im + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
+    p.mass = inv_or_zero(k);
+    p.bias = max((max(s, F::ZERO) + curve) * st.inv_h, -st.max_push);
+    p.normal = n;
+    let t = tangent(n);
+    (p.arm_na, p.arm_nb) = (rna, rnb);
+    (p.arm_ta, p.arm_tb) = (cross(ra, t), cross(rb, t));
+    let kt = im + ba.inv_inertia * p.arm_ta * p.arm_ta + bb.inv_inertia * p.arm_tb * p.arm_tb;
+    p.tangent_mass = select(st.fresh, inv_or_zero(kt), p.tangent_mass);
+    (rna, rnb, n)
+}
+
+/// `super::super::tangent` in lanes.
+#[inline(always)]
+pub(super) fn tangent(n: V2) -> V2 {
+    V2::new(n.y, -n.x)
+}
+
+/// `super::super::speed` in lanes.
+#[inline(always)]
+pub(super) fn speed(ba: &BodyW, bb: &BodyW, dir: V2, arm_a: F, arm_b: F) -> F {
+    (bb.v - ba.v).dot(dir) + (bb.w * arm_b - ba.w * arm_a)
+}
+
+/// `super::super::apply` in lanes.
+#[inline(always)]
+pub(super) fn apply(ba: &mut BodyW, bb: &mut BodyW, dir: V2, arm_a: F, arm_b: F, lambda: F) {
+    let impulse = lambda * dir;
+    ba.v = ba.v - ba.inv_mass * impulse;
+    ba.w -= ba.inv_inertia * (lambda * arm_a);
+    bb.v = bb.v + bb.inv_mass * impulse;
+    bb.w += bb.inv_inertia * (lambda * arm_b);
+}
+
+/// Relative velocity at a point, as in the scalar anchor update.
+#[inline(always)]
+pub(super) fn relative_velocity(ba: &BodyW, bb: &BodyW, ra: V2, rb: V2) -> V2 {
+    bb.v + cross_sv(bb.w, rb) - ba.v - cross_sv(ba.w, ra)
+}
+
+/// `super::super::solve_friction` in lanes.
+#[inline(always)]
+pub(super) fn solve_friction(friction: F, p: &mut PointW, ba: &mut BodyW, bb: &mut BodyW) {
+    let t = tangent(p.normal);
+    let vt = speed(ba, bb, t, p.arm_ta, p.arm_tb);
+    let max_f = friction * p.normal_impulse;
+    let new = clamp(p.tangent_impulse - p.tangent_mass * vt, -max_f, max_f);
+    let delta = new - p.tangent_impulse;
+    p.tangent_impulse = new;
+    apply(ba, bb, t, p.arm_ta, p.arm_tb, delta);
+}
+
+/// `super::super::push_apart` in lanes: lanes with `lambda ≤ 0` keep their poses.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the scalar routine's arguments, spread
+pub(super) fn push_apart(
+    ba: &BodyW,
+    bb: &BodyW,
+    qa: &mut PoseW,
+    qb: &mut PoseW,
+    n: V2,
+    ra: V2,
+    rb: V2,
+    lambda: F,
+) {
+    let push = gt(lambda, F::ZERO);
+    if !push.any() {
+        return;
+    }
+    let impulse = lambda * n;
+    let a = PoseW {
+        dp: qa.dp - ba.inv_mass * impulse,
+        dq: qa.dq.integrate(-ba.inv_inertia * cross(ra, impulse)),
+    };
+    let b = PoseW {
+        dp: qb.dp + bb.inv_mass * impulse,
+        dq: qb.dq.integrate(bb.inv_inertia * cross(rb, impulse)),
+    };
+    if push.all() {
+        (*qa, *qb) = (a, b);
+    } else {
+        *qa = PoseW::select(push, &a, qa);
+        *qb = PoseW::select(push, &b, qb);
+    }
+}

@@ -1,0 +1,165 @@
+//! One-point manifolds in four lanes: a circle or a capsule's end on a face,
+//! two rounded cores (`FeatureKind::Points`), a corner on a face. Each pass
+//! is the one-point path of its scalar routine (`update_one`, `solve_one`,
+//! `position_constraint`), with its rolling resistance: the same operations
+//! in the same order in every lane, branches taken by selecting lanes.
+
+use super::point::{apply, point_anchors, push_apart, solve_friction, speed, Substep};
+use super::*;
+
+/// The anchor update of a one-point bundle; see `super::super::update_one`,
+/// which always takes the second-order term of a single point's predicted
+/// separation.
+#[inline(always)]
+pub(super) fn update_single(
+    c: &mut VelocityBundle,
+    g: &GeometryBundle,
+    bodies: &[SolverBody],
+    poses: &[SolverPose],
+    h: f32,
+    inv_h: f32,
+    max_push: f32,
+) {
+    match g.faces {
+        FACES_A => update_single_on::<FACES_A>(c, g, bodies, poses, h, inv_h, max_push),
+        FACES_B => update_single_on::<FACES_B>(c, g, bodies, poses, h, inv_h, max_push),
+        FACES_MIXED => update_single_on::<FACES_MIXED>(c, g, bodies, poses, h, inv_h, max_push),
+        _ => update_single_on::<FACES_ANY>(c, g, bodies, poses, h, inv_h, max_push),
+    }
+}
+
+/// [`update_single`] for bundles whose features are as `FACES` says.
+#[inline(always)]
+fn update_single_on<const FACES: u8>(
+    c: &mut VelocityBundle,
+    g: &GeometryBundle,
+    bodies: &[SolverBody],
+    poses: &[SolverPose],
+    h: f32,
+    inv_h: f32,
+    max_push: f32,
+) {
+    let (ba, bb) = c.gather(bodies);
+    let (qa, qb) = (PoseW::gather(poses, &g.a), PoseW::gather(poses, &g.b));
+    let hw = F::splat(h);
+    let predicted = (h > 0.0).then(|| (qa.integrate(&ba, hw), qb.integrate(&bb, hw)));
+    let fresh = gt(
+        hw * (ba.w.abs() + bb.w.abs()),
+        F::splat(super::super::velocity::FAST_TURN),
+    ) | gt(c.impact, F::splat(0.5));
+    c.rolling_impulse = select(fresh, F::ZERO, c.rolling_impulse);
+    let step = Substep {
+        ba: &ba,
+        bb: &bb,
+        qa: &qa,
+        qb: &qb,
+        predicted: predicted.as_ref(),
+        // Every lane, when there is a prediction.
+        curved: F::splat(f32::from_bits(u32::MAX)),
+        fresh,
+        h: hw,
+        inv_h: F::splat(inv_h),
+        max_push: F::splat(max_push),
+    };
+    point_anchors::<FACES>(&mut c.points[0], &g.points[0], &step);
+}
+
+/// The velocity pass of a one-point bundle in lanes: friction, the normal
+/// impulse, rolling resistance (see `super::super::solve_one`).
+#[inline(always)]
+pub(super) fn solve_single(c: &mut VelocityBundle, bodies: &mut [SolverBody]) {
+    let (mut ba, mut bb) = c.gather(bodies);
+    solve_single_on(c, &mut ba, &mut bb);
+    c.scatter(&ba, &bb, bodies);
+}
+
+/// [`solve_single`] on two independent bundles, side by side.
+#[inline(always)]
+pub(super) fn solve_single_pair(
+    c1: &mut VelocityBundle,
+    c2: &mut VelocityBundle,
+    bodies: &mut [SolverBody],
+) {
+    let (mut a1, mut b1) = c1.gather(bodies);
+    let (mut a2, mut b2) = c2.gather(bodies);
+    solve_single_on(c1, &mut a1, &mut b1);
+    solve_single_on(c2, &mut a2, &mut b2);
+    c1.scatter(&a1, &b1, bodies);
+    c2.scatter(&a2, &b2, bodies);
+}
+
+/// [`solve_single`] on gathered bodies.
+#[inline(always)]
+fn solve_single_on(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
+    let p = &mut c.points[0];
+    solve_friction(c.friction, p, ba, bb);
+    let vn = speed(ba, bb, p.normal, p.arm_na, p.arm_nb);
+    let new = max(p.normal_impulse - p.mass * (vn + p.bias), F::ZERO);
+    let delta = new - p.normal_impulse;
+    p.normal_impulse = new;
+    p.max_normal_impulse = max(p.max_normal_impulse, new);
+    apply(ba, bb, p.normal, p.arm_na, p.arm_nb, delta);
+    // Rolling resistance, in the lanes that have some: a torque impulse
+    // bounded by the normal impulse.
+    let rolls = gt(c.rolling_arm, F::ZERO);
+    if !rolls.any() {
+        return;
+    }
+    let cap = c.rolling_arm * p.normal_impulse;
+    let new = clamp(
+        c.rolling_impulse - c.angular_mass * (bb.w - ba.w),
+        -cap,
+        cap,
+    );
+    let delta = new - c.rolling_impulse;
+    c.rolling_impulse = select(rolls, new, c.rolling_impulse);
+    // Lanes without resistance keep their spins bit for bit (adding a zero
+    // would turn a spin of -0 into +0).
+    ba.w = select(rolls, ba.w - ba.inv_inertia * delta, ba.w);
+    bb.w = select(rolls, bb.w + bb.inv_inertia * delta, bb.w);
+}
+
+/// The position correction of a one-point bundle in lanes, from its bodies'
+/// poses `qa`, `qb` (see `super::super::position_constraint`): the
+/// corrected poses, or `None` when no lane pushes.
+#[inline(always)]
+pub(super) fn position_single(
+    g: &GeometryBundle,
+    qa: PoseW,
+    qb: PoseW,
+    prm: &SolverParams,
+) -> Option<(PoseW, PoseW)> {
+    match g.faces {
+        FACES_A => position_single_on::<FACES_A>(g, qa, qb, prm),
+        FACES_B => position_single_on::<FACES_B>(g, qa, qb, prm),
+        FACES_MIXED => position_single_on::<FACES_MIXED>(g, qa, qb, prm),
+        _ => position_single_on::<FACES_ANY>(g, qa, qb, prm),
+    }
+}
+
+/// [`position_single`] for bundles whose features are as `FACES` says.
+#[inline(always)]
+fn position_single_on<const FACES: u8>(
+    g: &GeometryBundle,
+    mut qa: PoseW,
+    mut qb: PoseW,
+    prm: &SolverParams,
+) -> Option<(PoseW, PoseW)> {
+    let (s, n, ra, ab) = lane_geometry::<FACES>(&g.points[0], &qa, &qb);
+    let correction = clamp(
+        F::splat(prm.position_correction) * (s + F::splat(prm.linear_slop)),
+        F::splat(-prm.max_correction),
+        F::ZERO,
+    );
+    let active = lt(correction, F::ZERO);
+    if !active.any() {
+        return None;
+    }
+    let (ba, bb) = g.masses();
+    let rb = ra - ab;
+    let (rna, rnb) = (cross(ra, n), cross(rb, n));
+    let k = ba.inv_mass + bb.inv_mass + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
+    let lambda = select(active & gt(k, F::ZERO), -correction / k, F::ZERO);
+    push_apart(&ba, &bb, &mut qa, &mut qb, n, ra, rb, lambda);
+    Some((qa, qb))
+}
