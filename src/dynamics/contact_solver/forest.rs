@@ -149,6 +149,18 @@ impl ContactForest {
         self.contacts.clear();
         let n = bodies.len();
         let pair = |a: u32, b: u32| moves(&bodies[a as usize]) && moves(&bodies[b as usize]);
+        // No island can qualify when no two moving bodies do: the common case
+        // (pyramids, stacks and piles of one kind) costs one pass over the
+        // bodies.
+        let (lo, hi) = bodies
+            .iter()
+            .filter(|b| moves(b))
+            .fold((f32::INFINITY, 0.0f32), |(lo, hi), b| {
+                (lo.min(b.inv_mass), hi.max(b.inv_mass))
+            });
+        if hi < MASS_RATIO * lo {
+            return;
+        }
         // Islands through contacts between moving bodies, and their mass
         // range.
         self.islands.reset(n);
