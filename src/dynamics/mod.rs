@@ -13,6 +13,7 @@ pub(crate) mod schedule;
 pub(crate) mod simd;
 pub(crate) mod sleep;
 pub(crate) mod solver_body;
+pub(crate) mod tree_order;
 
 pub use body::{Body, BodyDef, BodyKind, Collider, ShapeDef};
 pub use drag::DragJoint;

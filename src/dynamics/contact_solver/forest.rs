@@ -44,6 +44,7 @@ use super::simd::{ContactBundles, NormalRows, RowsAt};
 use crate::dynamics::block3::{inverse, mul, mul_t_vec, mul_vec, transpose, M3, ZERO3};
 use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::SolverBody;
+use crate::dynamics::tree_order::{Node, TreeOrder};
 
 /// Islands (bodies connected by contacts) resting on the ground whose
 /// heaviest body is at least this many times the lightest get their
@@ -64,22 +65,6 @@ pub(crate) const MASS_RATIO: f32 = 3.0;
 /// iteration's solve, on the residual, takes most of that out again.
 const COMPLIANCE: f64 = 1e-6;
 
-/// A node of the elimination order: a body (solver slot) or a contact
-/// (index into the forest's contacts).
-#[derive(Clone, Copy, Debug)]
-enum Node {
-    Body(u32),
-    Contact(u32),
-}
-
-/// One elimination step.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    node: Node,
-    /// Index of the parent entry, or `u32::MAX` for a root.
-    parent: u32,
-}
-
 /// A contact of the forest.
 #[derive(Clone, Copy, Debug)]
 struct ContactNode {
@@ -92,38 +77,30 @@ struct ContactNode {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactForest {
     contacts: Vec<ContactNode>,
-    /// Leaves first: every entry comes before its parent.
-    order: Vec<Entry>,
+    /// The elimination order; a constraint node is a contact (index into
+    /// `contacts`).
+    tree: TreeOrder,
     /// Per contact: its rows at the substep's start, and which of them are
     /// solved as equalities this substep.
     rows: Vec<NormalRows>,
     active: Vec<[bool; 2]>,
     /// Per contact: its accumulated impulses, during a solve.
     impulse: Vec<[f32; 2]>,
-    /// The entries of `order` that are roots: each tree is the range of
-    /// entries after the previous root up to its own.
-    roots: Vec<u32>,
     /// Per entry: `D⁻¹`, the off-diagonal block to the parent `H(i, p)`,
     /// `L = D⁻¹·H(i, p)`, and the right-hand side and solution.
     d_inv: Vec<M3>,
     h_up: Vec<M3>,
     l_up: Vec<M3>,
     x: Vec<[f64; 3]>,
-    /// Scratch: islands and trees (union–find over bodies), per island the
-    /// smallest and largest inverse mass, the body → contacts adjacency,
-    /// the depth-first search.
+    /// Scratch: islands and trees (union–find over bodies), whether each
+    /// island touches the ground, the candidate contacts, per island the
+    /// smallest and largest inverse mass, the forest's contacts as edges.
     islands: UnionFind,
     trees: UnionFind,
     grounded: Vec<bool>,
     candidates: Vec<(u32, ContactNode)>,
     inv_mass_range: Vec<(f32, f32)>,
-    adjacency: Vec<u32>,
-    adjacency_start: Vec<u32>,
-    fill: Vec<u32>,
-    body_seen: Vec<bool>,
-    contact_done: Vec<bool>,
-    stack: Vec<(Node, u32)>,
-    pre: Vec<Entry>,
+    edges: Vec<(u32, u32, u32)>,
     /// Whether the factorisation is ready for this substep.
     factored: bool,
 }
@@ -145,7 +122,7 @@ impl ContactForest {
     /// [`MASS_RATIO`] or more, each joining unless it closes a loop between
     /// moving bodies.
     pub fn build(&mut self, constraints: &ContactBundles, bodies: &[SolverBody]) {
-        self.order.clear();
+        self.tree.order.clear();
         self.contacts.clear();
         let n = bodies.len();
         let pair = |a: u32, b: u32| moves(&bodies[a as usize]) && moves(&bodies[b as usize]);
@@ -226,105 +203,24 @@ impl ContactForest {
         }
     }
 
-    /// The elimination order of the chosen contacts: a depth-first search
-    /// from each tree's first ground contact (or from its first contact, when
-    /// it has none), reversed so that every node comes before its parent.
+    /// The elimination order of the chosen contacts: each tree grown from
+    /// its first ground contact (or from its first contact, when it has
+    /// none).
     fn order_forest(&mut self, bodies: &[SolverBody]) {
-        let n = bodies.len();
-        // Body → contacts adjacency (CSR), in contact order.
-        self.adjacency_start.clear();
-        self.adjacency_start.resize(n + 1, 0);
-        for c in &self.contacts {
-            for s in [c.a, c.b] {
-                if moves(&bodies[s as usize]) {
-                    self.adjacency_start[s as usize + 1] += 1;
-                }
-            }
-        }
-        for i in 0..n {
-            self.adjacency_start[i + 1] += self.adjacency_start[i];
-        }
-        self.adjacency.clear();
-        self.adjacency
-            .resize(self.adjacency_start[n] as usize, u32::MAX);
-        self.fill.clear();
-        self.fill.extend_from_slice(&self.adjacency_start[..n]);
-        for (k, c) in self.contacts.iter().enumerate() {
-            for s in [c.a, c.b] {
-                if moves(&bodies[s as usize]) {
-                    self.adjacency[self.fill[s as usize] as usize] = k as u32;
-                    self.fill[s as usize] += 1;
-                }
-            }
-        }
-        self.body_seen.clear();
-        self.body_seen.resize(n, false);
-        self.contact_done.clear();
-        self.contact_done.resize(self.contacts.len(), false);
-        self.pre.clear();
-        // Ground contacts first: the first of each tree is its root.
-        for grounded_pass in [true, false] {
-            for k in 0..self.contacts.len() {
-                let c = &self.contacts[k];
-                let grounded = !(moves(&bodies[c.a as usize]) && moves(&bodies[c.b as usize]));
-                if grounded == grounded_pass && !self.contact_done[k] {
-                    self.grow_tree(k as u32, bodies);
-                }
-            }
-        }
-        let len = self.pre.len() as u32;
-        self.roots.clear();
-        self.roots.extend(
-            self.pre
+        let moves_at = |s: u32| moves(&bodies[s as usize]);
+        self.edges.clear();
+        self.edges.extend(
+            self.contacts
                 .iter()
-                .rev()
                 .enumerate()
-                .filter(|(_, e)| e.parent == u32::MAX)
-                .map(|(i, _)| i as u32),
+                .map(|(k, c)| (k as u32, c.a, c.b)),
         );
-        self.order.extend(self.pre.iter().rev().map(|e| Entry {
-            node: e.node,
-            parent: if e.parent == u32::MAX {
-                u32::MAX
-            } else {
-                len - 1 - e.parent
-            },
-        }));
-    }
-
-    /// Appends to `pre`, in pre-order with their parents, the tree of
-    /// contact `root`.
-    fn grow_tree(&mut self, root: u32, bodies: &[SolverBody]) {
-        self.contact_done[root as usize] = true;
-        self.stack.clear();
-        self.stack.push((Node::Contact(root), u32::MAX));
-        while let Some((node, parent)) = self.stack.pop() {
-            let me = self.pre.len() as u32;
-            self.pre.push(Entry { node, parent });
-            match node {
-                Node::Contact(c) => {
-                    let c = self.contacts[c as usize];
-                    for s in [c.a, c.b] {
-                        if moves(&bodies[s as usize]) && !self.body_seen[s as usize] {
-                            self.body_seen[s as usize] = true;
-                            self.stack.push((Node::Body(s), me));
-                        }
-                    }
-                }
-                Node::Body(s) => {
-                    let (lo, hi) = (
-                        self.adjacency_start[s as usize] as usize,
-                        self.adjacency_start[s as usize + 1] as usize,
-                    );
-                    for &c in &self.adjacency[lo..hi] {
-                        if !self.contact_done[c as usize] {
-                            self.contact_done[c as usize] = true;
-                            self.stack.push((Node::Contact(c), me));
-                        }
-                    }
-                }
-            }
-        }
+        let grounded = |&(_, a, b): &(u32, u32, u32)| !(moves_at(a) && moves_at(b));
+        let edges = &self.edges;
+        let starts = (0..edges.len())
+            .filter(|&k| grounded(&edges[k]))
+            .chain((0..edges.len()).filter(|&k| !grounded(&edges[k])));
+        self.tree.build(bodies.len(), edges, moves_at, starts);
     }
 
     /// Reads the contacts' rows at the substep's start (after the anchor
@@ -333,7 +229,7 @@ impl ContactForest {
     /// landing on the stack: solved from its first substep).
     pub fn prepare(&mut self, constraints: &ContactBundles, bodies: &[SolverBody]) {
         self.factored = false;
-        if self.order.is_empty() {
+        if self.tree.order.is_empty() {
             return;
         }
         self.rows.clear();
@@ -380,12 +276,12 @@ impl ContactForest {
     }
 
     fn factor(&mut self, bodies: &[SolverBody]) -> bool {
-        let m = self.order.len();
+        let m = self.tree.order.len();
         self.d_inv.resize(m, ZERO3);
         self.h_up.resize(m, ZERO3);
         self.l_up.resize(m, ZERO3);
         for i in 0..m {
-            let e = self.order[i];
+            let e = self.tree.order[i];
             self.d_inv[i] = match e.node {
                 Node::Body(s) => {
                     let b = &bodies[s as usize];
@@ -401,7 +297,7 @@ impl ContactForest {
                     };
                     d
                 }
-                Node::Contact(k) => {
+                Node::Constraint(k) => {
                     // Rows that are not solved are decoupled; solved rows
                     // get a compliance far below their effective mass's
                     // inverse (see [`COMPLIANCE`]).
@@ -426,9 +322,9 @@ impl ContactForest {
             if e.parent == u32::MAX {
                 continue;
             }
-            self.h_up[i] = match (e.node, self.order[e.parent as usize].node) {
-                (Node::Contact(k), Node::Body(s)) => self.coupling(k, s, bodies),
-                (Node::Body(s), Node::Contact(k)) => transpose(&self.coupling(k, s, bodies)),
+            self.h_up[i] = match (e.node, self.tree.order[e.parent as usize].node) {
+                (Node::Constraint(k), Node::Body(s)) => self.coupling(k, s, bodies),
+                (Node::Body(s), Node::Constraint(k)) => transpose(&self.coupling(k, s, bodies)),
                 _ => unreachable!("the forest alternates bodies and contacts"),
             };
         }
@@ -439,7 +335,7 @@ impl ContactForest {
                 return false;
             };
             self.d_inv[i] = inv;
-            let p = self.order[i].parent;
+            let p = self.tree.order[i].parent;
             if p != u32::MAX {
                 let l = mul(&inv, &self.h_up[i]);
                 let update = mul(&transpose(&self.h_up[i]), &l);
@@ -473,10 +369,10 @@ impl ContactForest {
         for c in &self.contacts {
             self.impulse.push(constraints.normal_rows(c.at).impulse);
         }
-        for e in &self.order {
+        for e in &self.tree.order {
             self.x.push(match e.node {
                 Node::Body(_) => [0.0; 3],
-                Node::Contact(k) => {
+                Node::Constraint(k) => {
                     let (c, rows) = (&self.contacts[k as usize], &self.rows[k as usize]);
                     let (ba, bb) = (&bodies[c.a as usize], &bodies[c.b as usize]);
                     let mut x = [0.0; 3];
@@ -491,12 +387,15 @@ impl ContactForest {
         }
         self.solve();
         let mut start = 0;
-        for &root in &self.roots {
+        for &root in &self.tree.roots {
             let tree = start..root as usize + 1;
             start = root as usize + 1;
             let mut alpha = 1.0f64;
-            for (e, x) in self.order[tree.clone()].iter().zip(&self.x[tree.clone()]) {
-                if let Node::Contact(k) = e.node {
+            for (e, x) in self.tree.order[tree.clone()]
+                .iter()
+                .zip(&self.x[tree.clone()])
+            {
+                if let Node::Constraint(k) = e.node {
                     let k = k as usize;
                     for ((&lambda, &active), &dx) in
                         self.impulse[k].iter().zip(&self.active[k]).zip(x)
@@ -511,8 +410,8 @@ impl ContactForest {
             if alpha <= 0.0 {
                 continue;
             }
-            for (e, x) in self.order[tree.clone()].iter().zip(&self.x[tree]) {
-                let Node::Contact(k) = e.node else {
+            for (e, x) in self.tree.order[tree.clone()].iter().zip(&self.x[tree]) {
+                let Node::Constraint(k) = e.node else {
                     continue;
                 };
                 let (c, rows) = (self.contacts[k as usize], &self.rows[k as usize]);
@@ -544,10 +443,10 @@ impl ContactForest {
 
     /// Solves `H·x = b` in place on `x` (`b` given in `x`).
     fn solve(&mut self) {
-        let m = self.order.len();
+        let m = self.tree.order.len();
         for i in 0..m {
             let y = mul_vec(&self.d_inv[i], &self.x[i]);
-            let p = self.order[i].parent;
+            let p = self.tree.order[i].parent;
             if p != u32::MAX {
                 let up = mul_t_vec(&self.h_up[i], &y);
                 for (x, u) in self.x[p as usize].iter_mut().zip(up) {
@@ -557,7 +456,7 @@ impl ContactForest {
             self.x[i] = y;
         }
         for i in (0..m).rev() {
-            let p = self.order[i].parent;
+            let p = self.tree.order[i].parent;
             if p != u32::MAX {
                 let down = mul_vec(&self.l_up[i], &self.x[p as usize]);
                 for (x, d) in self.x[i].iter_mut().zip(down) {

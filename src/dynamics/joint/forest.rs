@@ -26,30 +26,17 @@
 
 use super::constraint::JointConstraint;
 use crate::dynamics::block3::{inverse, mul_vec, M3, ZERO3};
+use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::{SolverBody, SolverPose};
+use crate::dynamics::tree_order::{Node, TreeOrder};
 use crate::math::Vec2;
-
-/// A node of the elimination order: a body (solver slot) or a joint (index
-/// into the step's joint constraints).
-#[derive(Clone, Copy, Debug)]
-enum Node {
-    Body(u32),
-    Joint(u32),
-}
-
-/// One elimination step.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    node: Node,
-    /// Index of the parent entry, or `u32::MAX` for a root.
-    parent: u32,
-}
 
 /// The forest of one step, and its factorisation's storage.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct JointForest {
-    /// Leaves first: every entry comes before its parent.
-    order: Vec<Entry>,
+    /// The elimination order; a constraint node is a joint (index into the
+    /// step's joint constraints).
+    tree: TreeOrder,
     /// Per entry: `D⁻¹`, the off-diagonal block to the parent `H(i, p)`
     /// (as the joint's coupling to the body), `L = D⁻¹·H(i, p)`, the
     /// right-hand side and the solution.
@@ -57,16 +44,10 @@ pub(crate) struct JointForest {
     h_up: Vec<Coupling>,
     l_up: Vec<M3>,
     x: Vec<[f64; 3]>,
-    /// Scratch for building the order.
-    parent_of_body: Vec<u32>,
-    stack: Vec<(Node, u32)>,
-    seen_joint: Vec<bool>,
-    adjacency: Vec<u32>,
-    adjacency_start: Vec<u32>,
-    fill: Vec<u32>,
-    body_seen: Vec<bool>,
-    joint_done: Vec<bool>,
-    pre: Vec<Entry>,
+    /// Scratch for choosing the forest: union–find over bodies, and the
+    /// chosen joints with their bodies.
+    loops: UnionFind,
+    chosen: Vec<(u32, u32, u32)>,
     /// Whether the factorisation is ready for this substep.
     factored: bool,
 }
@@ -180,21 +161,11 @@ impl JointForest {
     /// rows between bodies that are not yet connected joins it, in joint
     /// order; the rest close loops and are left out.
     pub fn build(&mut self, joints: &[JointConstraint], bodies: &[SolverBody]) {
-        self.order.clear();
+        self.tree.order.clear();
         let n = bodies.len();
         // Union–find over bodies, to skip joints that close loops.
-        self.parent_of_body.clear();
-        self.parent_of_body.extend(0..n as u32);
-        fn find(p: &mut [u32], mut i: u32) -> u32 {
-            while p[i as usize] != i {
-                p[i as usize] = p[p[i as usize] as usize];
-                i = p[i as usize];
-            }
-            i
-        }
-        self.seen_joint.clear();
-        self.seen_joint.resize(joints.len(), false);
-        let mut any = false;
+        self.loops.reset(n);
+        self.chosen.clear();
         for (k, j) in joints.iter().enumerate() {
             let rows = j.rigid_rows();
             if !(rows.0 || rows.1) {
@@ -206,111 +177,23 @@ impl JointForest {
                 continue;
             }
             if ma && mb {
-                let (ra, rb) = (
-                    find(&mut self.parent_of_body, a),
-                    find(&mut self.parent_of_body, b),
-                );
-                if ra == rb {
+                if self.loops.find(a) == self.loops.find(b) {
                     continue;
                 }
-                self.parent_of_body[ra as usize] = rb;
+                self.loops.union(a, b);
             }
-            self.seen_joint[k] = true;
-            any = true;
+            self.chosen.push((k as u32, a, b));
         }
-        if !any {
+        if self.chosen.is_empty() {
             return;
         }
-        // Body → forest joints adjacency (CSR), in joint order.
-        self.adjacency_start.clear();
-        self.adjacency_start.resize(n + 1, 0);
-        for (k, j) in joints.iter().enumerate() {
-            if !self.seen_joint[k] {
-                continue;
-            }
-            let (a, b) = j.bodies();
-            for s in [a, b] {
-                if moves(&bodies[s as usize]) {
-                    self.adjacency_start[s as usize + 1] += 1;
-                }
-            }
-        }
-        for i in 0..n {
-            self.adjacency_start[i + 1] += self.adjacency_start[i];
-        }
-        self.adjacency.clear();
-        self.adjacency
-            .resize(self.adjacency_start[n] as usize, u32::MAX);
-        self.fill.clear();
-        self.fill.extend_from_slice(&self.adjacency_start[..n]);
-        let fill = &mut self.fill;
-        for (k, j) in joints.iter().enumerate() {
-            if !self.seen_joint[k] {
-                continue;
-            }
-            let (a, b) = j.bodies();
-            for s in [a, b] {
-                if moves(&bodies[s as usize]) {
-                    self.adjacency[fill[s as usize] as usize] = k as u32;
-                    fill[s as usize] += 1;
-                }
-            }
-        }
-        // Depth-first from each unvisited forest joint, recording nodes in
-        // pre-order with their parents; reversed, every child precedes its
-        // parent.
-        self.body_seen.clear();
-        self.body_seen.resize(n, false);
-        self.joint_done.clear();
-        self.joint_done.resize(joints.len(), false);
-        self.pre.clear();
-        let (body_seen, joint_done, pre) =
-            (&mut self.body_seen, &mut self.joint_done, &mut self.pre);
-        for k in 0..joints.len() {
-            if !self.seen_joint[k] || joint_done[k] {
-                continue;
-            }
-            self.stack.clear();
-            self.stack.push((Node::Joint(k as u32), u32::MAX));
-            joint_done[k] = true;
-            while let Some((node, parent)) = self.stack.pop() {
-                let me = pre.len() as u32;
-                pre.push(Entry { node, parent });
-                match node {
-                    Node::Joint(j) => {
-                        let (a, b) = joints[j as usize].bodies();
-                        for s in [a, b] {
-                            if moves(&bodies[s as usize]) && !body_seen[s as usize] {
-                                body_seen[s as usize] = true;
-                                self.stack.push((Node::Body(s), me));
-                            }
-                        }
-                    }
-                    Node::Body(s) => {
-                        let (lo, hi) = (
-                            self.adjacency_start[s as usize] as usize,
-                            self.adjacency_start[s as usize + 1] as usize,
-                        );
-                        for &j in &self.adjacency[lo..hi] {
-                            if !joint_done[j as usize] {
-                                joint_done[j as usize] = true;
-                                self.stack.push((Node::Joint(j), me));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        // Reverse: entry i of `order` is entry `len − 1 − i` of `pre`.
-        let len = pre.len() as u32;
-        self.order.extend(pre.iter().rev().map(|e| Entry {
-            node: e.node,
-            parent: if e.parent == u32::MAX {
-                u32::MAX
-            } else {
-                len - 1 - e.parent
-            },
-        }));
+        // Trees grown from each joint not yet reached, in joint order.
+        self.tree.build(
+            n,
+            &self.chosen,
+            |s| moves(&bodies[s as usize]),
+            0..self.chosen.len(),
+        );
     }
 
     /// Factorises `H` at the current poses; `false` (nothing solved) when a
@@ -324,7 +207,7 @@ impl JointForest {
         bodies: &[SolverBody],
         poses: &[SolverPose],
     ) {
-        self.factored = !self.order.is_empty() && self.factor(joints, bodies, poses);
+        self.factored = !self.tree.order.is_empty() && self.factor(joints, bodies, poses);
     }
 
     fn factor(
@@ -333,7 +216,7 @@ impl JointForest {
         bodies: &[SolverBody],
         poses: &[SolverPose],
     ) -> bool {
-        let m = self.order.len();
+        let m = self.tree.order.len();
         // Every entry's D and each non-root's H and L are written below, so
         // the storage is only resized, not cleared.
         self.d_inv.resize(m, ZERO3);
@@ -341,14 +224,14 @@ impl JointForest {
         self.l_up.resize(m, ZERO3);
         // H(i, parent) for each entry: −J of the joint on the body, oriented
         // joint-rows × body-columns, transposed when the body is the child.
-        for (i, e) in self.order.iter().enumerate() {
+        for (i, e) in self.tree.order.iter().enumerate() {
             if e.parent == u32::MAX {
                 continue;
             }
-            let p = self.order[e.parent as usize].node;
+            let p = self.tree.order[e.parent as usize].node;
             let (joint, body) = match (e.node, p) {
-                (Node::Joint(j), Node::Body(b)) => (j, b),
-                (Node::Body(b), Node::Joint(j)) => (j, b),
+                (Node::Constraint(j), Node::Body(b)) => (j, b),
+                (Node::Body(b), Node::Constraint(j)) => (j, b),
                 _ => unreachable!("the forest alternates bodies and joints"),
             };
             let c = &joints[joint as usize];
@@ -363,7 +246,7 @@ impl JointForest {
         }
         // D_i = H_ii − Σ_children H(c, i)ᵀ·D_c⁻¹·H(c, i), built in `d_inv`
         // and inverted in place once its children are eliminated.
-        for (e, d) in self.order.iter().zip(self.d_inv.iter_mut()) {
+        for (e, d) in self.tree.order.iter().zip(self.d_inv.iter_mut()) {
             *d = match e.node {
                 Node::Body(s) => {
                     let b = &bodies[s as usize];
@@ -373,7 +256,7 @@ impl JointForest {
                     blk[2][2] = 1.0 / b.inv_inertia as f64;
                     blk
                 }
-                Node::Joint(j) => {
+                Node::Constraint(j) => {
                     let rows = joints[j as usize].rigid_rows();
                     let mut blk = ZERO3;
                     if !rows.0 {
@@ -392,9 +275,9 @@ impl JointForest {
                 return false;
             };
             self.d_inv[i] = inv;
-            let p = self.order[i].parent;
+            let p = self.tree.order[i].parent;
             if p != u32::MAX {
-                let body_is_child = matches!(self.order[i].node, Node::Body(_));
+                let body_is_child = matches!(self.tree.order[i].node, Node::Body(_));
                 let (l, update) = self.h_up[i].eliminate(&inv, body_is_child);
                 let dp = &mut self.d_inv[p as usize];
                 for r in 0..3 {
@@ -410,14 +293,14 @@ impl JointForest {
 
     /// Solves `H·x = b` in place on `x` (`b` given in `x`).
     fn solve(&mut self) {
-        let m = self.order.len();
+        let m = self.tree.order.len();
         // Up the tree; entry i's right-hand side is complete when reached
         // (its children come first), so `D⁻¹·x` is taken once and kept.
         for i in 0..m {
             let y = mul_vec(&self.d_inv[i], &self.x[i]);
-            let p = self.order[i].parent;
+            let p = self.tree.order[i].parent;
             if p != u32::MAX {
-                let body_is_child = matches!(self.order[i].node, Node::Body(_));
+                let body_is_child = matches!(self.tree.order[i].node, Node::Body(_));
                 let up = self.h_up[i].up(&y, body_is_child);
                 for (x, u) in self.x[p as usize].iter_mut().zip(up) {
                     *x -= u;
@@ -426,7 +309,7 @@ impl JointForest {
             self.x[i] = y;
         }
         for i in (0..m).rev() {
-            let p = self.order[i].parent;
+            let p = self.tree.order[i].parent;
             if p != u32::MAX {
                 let down = mul_vec(&self.l_up[i], &self.x[p as usize]);
                 for (x, d) in self.x[i].iter_mut().zip(down) {
@@ -444,19 +327,19 @@ impl JointForest {
         bodies: &mut [SolverBody],
         poses: &[SolverPose],
     ) {
-        if self.order.is_empty() || !self.factored {
+        if self.tree.order.is_empty() || !self.factored {
             return;
         }
         self.x.clear();
-        for e in &self.order {
+        for e in &self.tree.order {
             self.x.push(match e.node {
                 Node::Body(_) => [0.0; 3],
-                Node::Joint(j) => joints[j as usize].rigid_velocity_error(bodies, poses),
+                Node::Constraint(j) => joints[j as usize].rigid_velocity_error(bodies, poses),
             });
         }
         self.solve();
-        for (e, x) in self.order.iter().zip(&self.x) {
-            if let Node::Joint(j) = e.node {
+        for (e, x) in self.tree.order.iter().zip(&self.x) {
+            if let Node::Constraint(j) = e.node {
                 joints[j as usize].apply_rigid(bodies, poses, *x);
             }
         }
