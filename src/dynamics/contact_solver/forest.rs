@@ -50,7 +50,7 @@ use crate::dynamics::tree_order::{Node, TreeOrder};
 /// heaviest body is at least this many times the lightest get their
 /// contacts solved on a forest. Ten boxes of alternating densities 1 : 3
 /// already stand 1 cm off their places under the one-at-a-time passes alone
-/// (`tests/mass_ratio.rs`).
+/// (measured in `docs/2026-11-26-mass-ratio-forest.md`).
 pub(crate) const MASS_RATIO: f32 = 3.0;
 
 /// Each solved row's compliance, relative to its own effective mass's
