@@ -41,6 +41,7 @@
 //! in free fall) has no load to carry down.
 
 use super::simd::{ContactBundles, NormalRows, RowsAt};
+use super::{apply, pair, write_back};
 use crate::dynamics::block3::{inverse, mul, mul_t_vec, mul_vec, transpose, M3, ZERO3};
 use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::SolverBody;
@@ -423,18 +424,10 @@ impl ContactForest {
                     let new = (impulse[i] + (alpha * x[i]) as f32).max(0.0);
                     let delta = new - impulse[i];
                     impulse[i] = new;
-                    let p = rows.normal[i] * delta;
-                    let (ba, bb) = (bodies[c.a as usize], bodies[c.b as usize]);
-                    if ba.responds() {
-                        let a = &mut bodies[c.a as usize];
-                        a.v -= ba.inv_mass * p;
-                        a.w -= ba.inv_inertia * (delta * rows.arm_a[i]);
-                    }
-                    if bb.responds() {
-                        let b = &mut bodies[c.b as usize];
-                        b.v += bb.inv_mass * p;
-                        b.w += bb.inv_inertia * (delta * rows.arm_b[i]);
-                    }
+                    let (mut ba, mut bb) = pair(bodies, c.a, c.b);
+                    let (n, arm_a, arm_b) = (rows.normal[i], rows.arm_a[i], rows.arm_b[i]);
+                    apply(&mut ba, &mut bb, n, arm_a, arm_b, delta);
+                    write_back(bodies, c.a, c.b, ba, bb);
                 }
                 constraints.set_normal_impulses(c.at, *impulse);
             }
