@@ -71,6 +71,31 @@ fn random_body(rng: &mut ChaCha8Rng) -> BodyDef {
         })
 }
 
+/// Whether body `id`'s fat box is clear of every other moving body's. The
+/// world changes by placing bodies only where they do not start inside
+/// another: two compounds placed interlocked, their shape pairs pushing
+/// opposite ways, are pushed back and forth for ever and keep their pile
+/// awake, which is not what this test is about.
+fn clear_of_others(w: &World, id: BodyId) -> bool {
+    let mine = w.fat_aabb(id).unwrap();
+    w.bodies().all(|(other, b)| {
+        other == id || b.kind() == BodyKind::Static || !w.fat_aabb(other).unwrap().overlaps(&mine)
+    })
+}
+
+/// Adds a random body where it is clear of the others (see
+/// [`clear_of_others`]), within 100 tries.
+fn add_clear(w: &mut World, rng: &mut ChaCha8Rng) -> BodyId {
+    for _ in 0..100 {
+        let id = w.add_body(random_body(rng)).unwrap();
+        if clear_of_others(w, id) {
+            return id;
+        }
+        assert!(w.remove_body(id));
+    }
+    w.add_body(random_body(rng)).unwrap()
+}
+
 /// Every shape of the world that a query may return: with its category.
 struct Scan(Vec<(ShapeRef, Shape, Iso, u32)>);
 
@@ -130,15 +155,22 @@ fn the_world_queries_equal_a_scan_of_every_shape_while_the_world_changes() {
         .unwrap();
     w.add_body(fixed(Shape::rect(0.5, 15.0), 22.5, 14.0))
         .unwrap();
-    let mut ids: Vec<BodyId> = (0..200)
-        .map(|_| w.add_body(random_body(&mut rng)).unwrap())
-        .collect();
+    let mut ids: Vec<BodyId> = (0..200).map(|_| add_clear(&mut w, &mut rng)).collect();
     let mut counts = [0usize; 8];
     let (mut asleep, mut strays) = (0, 0);
     for batch in 0..6 {
         // Change the world: step, remove, add, teleport. The last batch
         // only steps, 15 s, long enough for the pile to fall asleep.
         let quiet = batch == 5;
+        if quiet {
+            // The queries must see sleeping bodies. Whether one seeded pile
+            // settles fully is chaotic: a body jammed between two others
+            // that penetrate it from both sides can keep the whole island
+            // awake (the pile tests count sleep over 64 seeds instead). A
+            // sleep velocity ten times the default puts this pile to sleep
+            // whatever its jams.
+            w.set_sleep_thresholds(0.5, 0.5);
+        }
         for _ in 0..if quiet { 900 } else { 50 } {
             w.step();
         }
@@ -147,7 +179,7 @@ fn the_world_queries_equal_a_scan_of_every_shape_while_the_world_changes() {
             assert!(w.remove_body(ids.swap_remove(k)));
         }
         for _ in 0..if quiet { 0 } else { 15 } {
-            ids.push(w.add_body(random_body(&mut rng)).unwrap());
+            ids.push(add_clear(&mut w, &mut rng));
         }
         for _ in 0..if quiet { 0 } else { 5 } {
             let id = ids[rng.random_range(0..ids.len())];
@@ -155,8 +187,13 @@ fn the_world_queries_equal_a_scan_of_every_shape_while_the_world_changes() {
                 rng.random_range(-18.0f32..18.0),
                 rng.random_range(2.0f32..25.0),
             );
+            let b = w.body(id).unwrap();
+            let (from, angle) = (b.position(), b.angle());
             w.set_transform(id, to, rng.random_range(0.0f32..6.0))
                 .unwrap();
+            if !clear_of_others(&w, id) {
+                w.set_transform(id, from, angle).unwrap();
+            }
         }
         if batch % 2 == 1 {
             // Half the batches query a stepped world (the tree is rebuilt

@@ -254,6 +254,13 @@ pub struct Body {
     pub(crate) bullet: bool,
     pub(crate) awake: bool,
     pub(crate) sleep_time: f32,
+    /// Velocity and spin when the body's present rest began: a body whose
+    /// velocity drifts away from them is still being accelerated (see
+    /// `World::update_sleep`).
+    #[serde(default)]
+    pub(crate) rest_v: Vec2,
+    #[serde(default)]
+    pub(crate) rest_w: f32,
     /// Island the body fell asleep with (wakes together).
     pub(crate) sleep_island: u32,
     /// Frozen after a numerical failure: takes no further part in the step.
@@ -419,6 +426,8 @@ impl Body {
             bullet: def.bullet,
             awake: def.kind != BodyKind::Static && def.awake,
             sleep_time: 0.0,
+            rest_v: Vec2::ZERO,
+            rest_w: 0.0,
             sleep_island: u32::MAX,
             frozen: false,
             buried: false,

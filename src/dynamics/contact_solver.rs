@@ -296,11 +296,12 @@ impl ContactConstraints {
             };
         }
         let ii = sa.inv_inertia + sb.inv_inertia;
-        let rolling_arm = if m.count == 1 && ii > 0.0 {
-            rolling_arm
-        } else {
-            0.0
-        };
+        // Rolling resistance acts where a rounded surface rolls: a one-point
+        // contact with a rounding radius. A polygon's corner on a face has
+        // nothing to roll on, and a body wedged between several corners
+        // would only have its contacts' couples fight one another.
+        let rolls = m.count == 1 && features[0].radius > 0.0;
+        let rolling_arm = if rolls && ii > 0.0 { rolling_arm } else { 0.0 };
         self.velocity.push(VelocityConstraint {
             a,
             b,
@@ -311,7 +312,11 @@ impl ContactConstraints {
             k: [0.0; 4],
             rolling_arm,
             angular_mass: if ii > 0.0 { 1.0 / ii } else { 0.0 },
-            rolling_impulse: 0.0,
+            rolling_impulse: if rolling_arm > 0.0 {
+                m.rolling_impulse
+            } else {
+                0.0
+            },
             impact,
             points,
         });

@@ -96,6 +96,10 @@ pub struct Manifold {
     pub points: [ManifoldPoint; 2],
     /// Number of points (0 to 2).
     pub count: usize,
+    /// Accumulated rolling-resistance torque impulse (N·m·s) of a one-point
+    /// contact, carried over for warm starting.
+    #[serde(default)]
+    pub rolling_impulse: f32,
 }
 
 impl Manifold {

@@ -223,8 +223,9 @@ impl World {
         }
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &poses, &params);
 
-        constraints.for_each_impulses(|contact, normal, tangent, count| {
+        constraints.for_each_impulses(|contact, normal, tangent, rolling, count| {
             let m = &mut self.contacts[contact as usize].manifold;
+            m.rolling_impulse = rolling;
             for (k, p) in m.points[..count].iter_mut().enumerate() {
                 p.normal_impulse = normal[k];
                 p.tangent_impulse = tangent[k];

@@ -21,6 +21,12 @@ use crate::math::Vec2;
 use crate::narrowphase::dispatch;
 use crate::shape::Shape;
 
+/// How far (as a fraction of the sleep velocity) a resting body's velocity
+/// may drift from what it was when its rest began before the rest starts
+/// afresh. Velocity noise in a settled pile stays well inside it; a steady
+/// acceleration does not.
+const REST_DRIFT: f32 = 0.25;
+
 /// One side of a shape pair: the body and its shape.
 pub(super) type Side<'w> = (&'w Body, &'w Collider);
 
@@ -246,6 +252,12 @@ impl World {
                         p.tangent_impulse = old.tangent_impulse;
                     }
                 }
+                if m.count == 1
+                    && c.manifold.count == 1
+                    && m.points[0].id == c.manifold.points[0].id
+                {
+                    m.rolling_impulse = c.manifold.rolling_impulse;
+                }
                 c.manifold = m;
                 c.features = features;
             }
@@ -301,7 +313,21 @@ impl World {
             let point_speed = b.v.length() + b.extent * b.w.abs();
             let threshold = b.sleep_threshold.unwrap_or(s.sleep_velocity);
             let resting = point_speed <= threshold && dragged != Some(i as u32);
-            b.sleep_time = if resting { b.sleep_time + s.dt } else { 0.0 };
+            if !resting {
+                b.sleep_time = 0.0;
+                continue;
+            }
+            // Slow is not at rest: a body that keeps gaining speed in one
+            // direction (a nearly round body rocking slowly through a
+            // turning point) starts its rest afresh, or it would freeze
+            // mid-swing.
+            let drift = (b.v - b.rest_v).length() + b.extent * (b.w - b.rest_w).abs();
+            if b.sleep_time == 0.0 || drift > REST_DRIFT * threshold {
+                b.sleep_time = 0.0;
+                b.rest_v = b.v;
+                b.rest_w = b.w;
+            }
+            b.sleep_time += s.dt;
         }
         let uf = &mut self.scratch.islands;
         uf.reset(n);

@@ -39,6 +39,10 @@ pub(super) fn warm_one(c: &VelocityConstraint, bodies: &mut [SolverBody]) {
         bb.v += bb.inv_mass * impulse;
         bb.w += bb.inv_inertia * (p.normal_impulse * p.arm_nb + p.tangent_impulse * p.arm_tb);
     }
+    if c.rolling_arm > 0.0 {
+        ba.w -= ba.inv_inertia * c.rolling_impulse;
+        bb.w += bb.inv_inertia * c.rolling_impulse;
+    }
     write_back(bodies, c.a, c.b, ba, bb);
 }
 

@@ -296,9 +296,10 @@ impl ContactBundles {
         (v.inv_mass_b, v.inv_inertia_b) = (g.inv_mass_b, g.inv_inertia_b);
     }
 
-    /// Calls `f(contact, normal impulses, tangent impulses, count)` for every
+    /// Calls `f(contact, normal impulses, tangent impulses, rolling impulse,
+    /// count)` for every
     /// constraint, to store its impulses for next step's warm start.
-    pub fn for_each_impulses(&self, mut f: impl FnMut(u32, [f32; 2], [f32; 2], usize)) {
+    pub fn for_each_impulses(&self, mut f: impl FnMut(u32, [f32; 2], [f32; 2], f32, usize)) {
         for (v, info) in self.velocity.iter().zip(&self.info) {
             for (l, info) in info.iter().enumerate().take(v.fill as usize) {
                 let [p1, p2] = &v.points;
@@ -306,6 +307,7 @@ impl ContactBundles {
                     info.contact,
                     [get(&p1.normal_impulse, l), get(&p2.normal_impulse, l)],
                     [get(&p1.tangent_impulse, l), get(&p2.tangent_impulse, l)],
+                    get(&v.rolling_impulse, l),
                     v.count[l] as usize,
                 );
             }

@@ -433,7 +433,7 @@ fn restitution_in_bundles_matches_the_scalar_routines() {
         apply_restitution(&mut bundles, &mut lanes, &poses, &prm);
         assert_eq!(body_bits(&lanes), body_bits(&scalar), "restitution");
         let mut stored = 0;
-        bundles.for_each_impulses(|l, normal, tangent, n| {
+        bundles.for_each_impulses(|l, normal, tangent, _, n| {
             let c = &vc[l as usize];
             for k in 0..n {
                 let p = &c.points[k];

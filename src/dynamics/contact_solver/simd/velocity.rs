@@ -144,6 +144,13 @@ pub(super) fn warm_start_bundle(c: &VelocityBundle, bodies: &mut [SolverBody]) {
         bb.v = bb.v + bb.inv_mass * impulse;
         bb.w += bb.inv_inertia * (p.normal_impulse * p.arm_nb + p.tangent_impulse * p.arm_tb);
     }
+    // The rolling resistance's torque impulse, in the lanes that have some
+    // (the others keep their spins bit for bit).
+    let rolls = gt(c.rolling_arm, F::ZERO);
+    if rolls.any() {
+        ba.w = select(rolls, ba.w - ba.inv_inertia * c.rolling_impulse, ba.w);
+        bb.w = select(rolls, bb.w + bb.inv_inertia * c.rolling_impulse, bb.w);
+    }
     c.scatter(&ba, &bb, bodies);
 }
 
