@@ -20,10 +20,11 @@ pub struct WorldSettings {
     pub substeps: u32,
     /// Velocity iterations per substep.
     pub velocity_iterations: u32,
-    /// Rolling resistance at single-point contacts (dimensionless): the contact
-    /// resists relative spin with a torque up to `rolling_resistance · N · r`,
-    /// r being the smaller body's bounding radius. Stops rocking ellipses and
-    /// rolling balls as real surfaces do; 0 turns it off.
+    /// Rolling resistance at one-point contacts of a rounded surface
+    /// (dimensionless): the contact resists relative spin with a torque up
+    /// to `rolling_resistance · N · r`, r being the smaller body's bounding
+    /// radius, in every substep. Stops rocking ellipses and rolling balls as
+    /// real surfaces do; 0 turns it off.
     pub rolling_resistance: f32,
     /// Whether resting islands fall asleep.
     pub sleep: bool,
