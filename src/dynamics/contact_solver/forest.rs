@@ -45,14 +45,7 @@ use super::{apply, pair, write_back};
 use crate::dynamics::block3::{inverse, mul, mul_t_vec, mul_vec, transpose, M3, ZERO3};
 use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::SolverBody;
-use crate::dynamics::tree_order::{Node, TreeOrder};
-
-/// Islands (bodies connected by contacts) resting on the ground whose
-/// heaviest body is at least this many times the lightest get their
-/// contacts solved on a forest. Ten boxes of alternating densities 1 : 3
-/// already stand 1 cm off their places under the one-at-a-time passes alone
-/// (measured in `docs/2026-11-26-mass-ratio-forest.md`).
-pub(crate) const MASS_RATIO: f32 = 3.0;
+use crate::dynamics::tree_order::{Node, TreeOrder, MASS_RATIO};
 
 /// Each solved row's compliance, relative to its own effective mass's
 /// inverse `k = J·M⁻¹·Jᵀ` (the row alone): the row gives way by
