@@ -297,8 +297,8 @@ impl ContactBundles {
     }
 
     /// Calls `f(contact, normal impulses, tangent impulses, rolling impulse,
-    /// count)` for every
-    /// constraint, to store its impulses for next step's warm start.
+    /// count)` for every constraint, to store its impulses for next step's
+    /// warm start.
     pub fn for_each_impulses(&self, mut f: impl FnMut(u32, [f32; 2], [f32; 2], f32, usize)) {
         for (v, info) in self.velocity.iter().zip(&self.info) {
             for (l, info) in info.iter().enumerate().take(v.fill as usize) {
