@@ -18,6 +18,8 @@
 /// places under the passes alone (`docs/2026-11-26-mass-ratio-forest.md`).
 pub(crate) const MASS_RATIO: f32 = 3.0;
 
+use super::block3::{mul_vec, M3};
+
 /// A node: a body (solver slot) or a constraint (the caller's id).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Node {
@@ -154,5 +156,39 @@ impl TreeOrder {
                 .filter(|(_, e)| e.parent == u32::MAX)
                 .map(|(i, _)| i as u32),
         );
+    }
+}
+
+/// Solves `H·x = b` in place on `x` (`b` given in `x`), from a block LDLᵀ
+/// factorisation over `order`: per entry `D⁻¹` and `L = D⁻¹·H(i, parent)`.
+/// `up(i, y)` is `H(i, parent)ᵀ·y`, which each forest forms from its own
+/// coupling blocks. Up the tree, an entry's right-hand side is complete
+/// when reached (its children come first), so `D⁻¹·x` is taken once and
+/// kept; then down from the roots.
+pub(crate) fn solve_tree(
+    order: &[Entry],
+    d_inv: &[M3],
+    l_up: &[M3],
+    x: &mut [[f64; 3]],
+    up: impl Fn(usize, &[f64; 3]) -> [f64; 3],
+) {
+    for i in 0..order.len() {
+        let y = mul_vec(&d_inv[i], &x[i]);
+        let p = order[i].parent;
+        if p != u32::MAX {
+            for (x, u) in x[p as usize].iter_mut().zip(up(i, &y)) {
+                *x -= u;
+            }
+        }
+        x[i] = y;
+    }
+    for i in (0..order.len()).rev() {
+        let p = order[i].parent;
+        if p != u32::MAX {
+            let down = mul_vec(&l_up[i], &x[p as usize]);
+            for (x, d) in x[i].iter_mut().zip(down) {
+                *x -= d;
+            }
+        }
     }
 }

@@ -42,10 +42,10 @@
 
 use super::simd::{ContactBundles, NormalRows, RowsAt};
 use super::{apply, pair, write_back};
-use crate::dynamics::block3::{inverse, mul, mul_t_vec, mul_vec, transpose, M3, ZERO3};
+use crate::dynamics::block3::{inverse, mul, mul_t_vec, transpose, M3, ZERO3};
 use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::SolverBody;
-use crate::dynamics::tree_order::{Node, TreeOrder, MASS_RATIO};
+use crate::dynamics::tree_order::{solve_tree, Node, TreeOrder, MASS_RATIO};
 
 /// Each solved row's compliance, relative to its own effective mass's
 /// inverse `k = J·M⁻¹·Jᵀ` (the row alone): the row gives way by
@@ -429,26 +429,13 @@ impl ContactForest {
 
     /// Solves `H·x = b` in place on `x` (`b` given in `x`).
     fn solve(&mut self) {
-        let m = self.tree.order.len();
-        for i in 0..m {
-            let y = mul_vec(&self.d_inv[i], &self.x[i]);
-            let p = self.tree.order[i].parent;
-            if p != u32::MAX {
-                let up = mul_t_vec(&self.h_up[i], &y);
-                for (x, u) in self.x[p as usize].iter_mut().zip(up) {
-                    *x -= u;
-                }
-            }
-            self.x[i] = y;
-        }
-        for i in (0..m).rev() {
-            let p = self.tree.order[i].parent;
-            if p != u32::MAX {
-                let down = mul_vec(&self.l_up[i], &self.x[p as usize]);
-                for (x, d) in self.x[i].iter_mut().zip(down) {
-                    *x -= d;
-                }
-            }
-        }
+        let h_up = &self.h_up;
+        solve_tree(
+            &self.tree.order,
+            &self.d_inv,
+            &self.l_up,
+            &mut self.x,
+            |i, y| mul_t_vec(&h_up[i], y),
+        );
     }
 }

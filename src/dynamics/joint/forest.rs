@@ -32,10 +32,10 @@
 //! Every block is 3×3 (a joint's unused rows are decoupled), in f64.
 
 use super::constraint::JointConstraint;
-use crate::dynamics::block3::{inverse, mul_vec, M3, ZERO3};
+use crate::dynamics::block3::{inverse, M3, ZERO3};
 use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::{SolverBody, SolverPose};
-use crate::dynamics::tree_order::{Node, TreeOrder, MASS_RATIO};
+use crate::dynamics::tree_order::{solve_tree, Node, TreeOrder, MASS_RATIO};
 use crate::math::Vec2;
 
 /// The forest of one step, and its factorisation's storage.
@@ -338,32 +338,13 @@ impl JointForest {
         true
     }
 
-    /// Solves `H·x = b` in place on `x` (`b` given in `x`).
+    /// Solves `H·x = b` in place on `x` (`b` given in `x`); `H(i, p)ᵀ·y`
+    /// from the sparse coupling.
     fn solve(&mut self) {
-        let m = self.tree.order.len();
-        // Up the tree; entry i's right-hand side is complete when reached
-        // (its children come first), so `D⁻¹·x` is taken once and kept.
-        for i in 0..m {
-            let y = mul_vec(&self.d_inv[i], &self.x[i]);
-            let p = self.tree.order[i].parent;
-            if p != u32::MAX {
-                let body_is_child = matches!(self.tree.order[i].node, Node::Body(_));
-                let up = self.h_up[i].up(&y, body_is_child);
-                for (x, u) in self.x[p as usize].iter_mut().zip(up) {
-                    *x -= u;
-                }
-            }
-            self.x[i] = y;
-        }
-        for i in (0..m).rev() {
-            let p = self.tree.order[i].parent;
-            if p != u32::MAX {
-                let down = mul_vec(&self.l_up[i], &self.x[p as usize]);
-                for (x, d) in self.x[i].iter_mut().zip(down) {
-                    *x -= d;
-                }
-            }
-        }
+        let (order, h_up) = (&self.tree.order, &self.h_up);
+        solve_tree(order, &self.d_inv, &self.l_up, &mut self.x, |i, y| {
+            h_up[i].up(y, matches!(order[i].node, Node::Body(_)))
+        });
     }
 
     /// Impulses that zero the forest's rigid rows' velocity error, applied
