@@ -99,11 +99,18 @@ impl World {
     /// shape), sorted.
     fn chain_touches(&self, out: &mut Vec<(u32, u32, u32, u32)>) {
         out.clear();
+        if self.chain_bodies.is_empty() {
+            return;
+        }
+        let listed = |body: u32| self.chain_bodies.binary_search(&body).is_ok();
         let shape = |body: u32, child: u32| {
             let b = self.slots[body as usize].body.as_ref()?;
             Some((b.kind, &b.colliders.get(child as usize)?.shape))
         };
         for c in self.contacts.iter().filter(|c| c.manifold.count > 0) {
+            if !(listed(c.body_a) || listed(c.body_b)) {
+                continue;
+            }
             let (Some((ka, sa)), Some((kb, sb))) =
                 (shape(c.body_a, c.child_a), shape(c.body_b, c.child_b))
             else {

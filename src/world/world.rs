@@ -180,6 +180,11 @@ pub struct World {
     /// Slots of the bodies with a sensor shape, sorted.
     #[serde(default)]
     pub(crate) sensors: Vec<u32>,
+    /// Slots of the bodies with a chain segment, sorted (continuous
+    /// collision looks at their contacts only). Like `sensors`, a slot
+    /// stays listed after its body goes; readers check the shapes.
+    #[serde(default)]
+    pub(crate) chain_bodies: Vec<u32>,
     #[serde(default)]
     pub(crate) joints: Vec<JointSlot>,
     #[serde(default)]
@@ -220,6 +225,7 @@ impl World {
             contact_events: false,
             buried: Vec::new(),
             sensors: Vec::new(),
+            chain_bodies: Vec::new(),
             joints: Vec::new(),
             joint_free: Vec::new(),
             step_index: 0,
@@ -319,6 +325,14 @@ impl World {
         if body.colliders.iter().any(|c| c.sensor) {
             if let Err(at) = self.sensors.binary_search(&index) {
                 self.sensors.insert(at, index);
+            }
+        }
+        let chain = |c: &crate::dynamics::Collider| {
+            matches!(c.shape, crate::shape::Shape::ChainSegment { .. })
+        };
+        if body.colliders.iter().any(chain) {
+            if let Err(at) = self.chain_bodies.binary_search(&index) {
+                self.chain_bodies.insert(at, index);
             }
         }
         let slot = &mut self.slots[index as usize];
