@@ -46,9 +46,9 @@
 //! contact order ([`ContactConstraints`], three arrays split by the passes
 //! that read them: the velocity passes' data, the feature geometry that the
 //! anchor update and the position pass recompute the contact from, and what
-//! is read once per step). They are then scheduled into bundles of four
+//! is read once per step). They are then scheduled into bundles of eight or four
 //! independent constraints stored lane by lane ([`ContactBundles`], see
-//! `simd`), which the passes solve four at a time with bit-identical
+//! `simd`), which the passes solve a bundle at a time with bit-identical
 //! results; this file holds the scalar routine of each pass, for one
 //! constraint, which is the reference the lane kernels reproduce (the tests
 //! compare them bit for bit). The step runs the scalar velocity routine only

@@ -1,26 +1,56 @@
-//! Four-lane arithmetic for the contact passes: one lane per constraint of a
-//! bundle of four independent constraints (see `schedule`).
+//! Lane arithmetic for the contact passes: one lane per constraint of a
+//! bundle of independent constraints (see `schedule`), eight lanes where the
+//! build targets AVX2 and four otherwise.
 //!
 //! Every operation here is the lane-wise twin of the scalar one the solver
 //! uses (`glam::Vec2`, `math::cross`, `Rot::apply`, `Rot::integrate`), with
 //! the same operands in the same order and no fused multiply–add. IEEE 754
 //! rounds each lane's `+ - * /` and square root exactly as it rounds the
-//! scalar operation, so a bundle solved four lanes at a time gives the same
-//! bits as its constraints solved one by one.
+//! scalar operation, so a bundle solved in lanes gives the same bits as its
+//! constraints solved one by one, whatever the width: the schedule's levels
+//! do not depend on it, only how they are cut into bundles.
 //!
-//! The lanes are `wide::f32x4`: SSE2 on x86-64, SIMD128 on wasm, NEON on
-//! aarch64, plain arrays elsewhere; all safe code.
+//! The lanes are `wide::f32x8` (AVX) or `wide::f32x4` (SSE2 on x86-64,
+//! SIMD128 on wasm, NEON on aarch64, plain arrays elsewhere); all safe code.
+//! Bodies and poses are loaded and stored four lanes at a time (one 4×4
+//! transpose per quarter of the lanes), and the quarters joined into a lane
+//! vector.
 
 use super::solver_body::{SolverBody, SolverPose};
 use crate::math::Vec2;
 use std::ops::{Add, Mul, Neg, Sub};
 use wide::f32x4;
 
-/// Four lanes of `f32`.
+/// The lanes: eight where the build targets AVX2.
+#[cfg(target_feature = "avx2")]
+pub(crate) type F = wide::f32x8;
+/// The lanes: four without AVX2.
+#[cfg(not(target_feature = "avx2"))]
 pub(crate) type F = f32x4;
 
-/// A lane mask (bit `l` for lane `l`) with every lane set.
-pub(crate) const ALL_LANES: u8 = 0b1111;
+/// Lanes per bundle.
+pub(crate) const LANES: usize = std::mem::size_of::<F>() / 4;
+
+/// Groups of four lanes in a lane vector.
+const QUADS: usize = LANES / 4;
+
+/// The lane mask of the first `fill` lanes.
+#[inline(always)]
+pub(crate) const fn lanes_mask(fill: u8) -> u8 {
+    ((1u16 << fill) - 1) as u8
+}
+
+/// A lane vector from its quarters (lanes 0–3 first).
+#[inline(always)]
+fn join(q: [f32x4; QUADS]) -> F {
+    bytemuck::cast(q)
+}
+
+/// A lane vector's quarters (lanes 0–3 first).
+#[inline(always)]
+fn split(x: F) -> [f32x4; QUADS] {
+    bytemuck::cast(x)
+}
 
 /// Lane-wise `if mask { a } else { b }` (mask lanes all ones or all zeros).
 #[inline(always)]
@@ -50,7 +80,7 @@ pub(crate) fn le(a: F, b: F) -> F {
 /// `x > hi`), so that signed zeros and NaN come out as the scalar's.
 #[inline(always)]
 pub(crate) fn clamp(x: F, lo: F, hi: F) -> F {
-    // SSE's `maxps(a, b)` is `a > b ? a : b` and `minps(a, b)` is
+    // SSE's and AVX's `maxps(a, b)` are `a > b ? a : b` and `minps(a, b)` is
     // `a < b ? a : b`: `maxps(lo, x)` is exactly `x < lo ? lo : x`, and
     // `minps(hi, y)` exactly `y > hi ? hi : y`. Elsewhere the min and max
     // instructions treat NaN and zeros otherwise, so the tests are spelled out.
@@ -85,7 +115,7 @@ pub(crate) fn inv_or_zero(x: F) -> F {
     select(gt(x, F::ZERO), F::ONE / x, F::ZERO)
 }
 
-/// Four 2D vectors.
+/// 2D vectors, one per lane.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct V2 {
     pub x: F,
@@ -169,7 +199,7 @@ pub(crate) fn cross_sv(s: F, v: V2) -> V2 {
     V2::new(-s * v.y, s * v.x)
 }
 
-/// Four rotations (cosine, sine), as `math::Rot`.
+/// Rotations (cosine, sine), one per lane, as `math::Rot`.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct RotW {
     pub cos: F,
@@ -209,7 +239,7 @@ impl RotW {
     }
 }
 
-/// The solver bodies of four lanes: velocities and inverse masses.
+/// The solver bodies of the lanes: velocities and inverse masses.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BodyW {
     pub v: V2,
@@ -221,21 +251,16 @@ pub(crate) struct BodyW {
 impl BodyW {
     /// Loads the bodies `idx` (one per lane).
     #[inline(always)]
-    pub fn gather(bodies: &[SolverBody], idx: &[u32; 4]) -> BodyW {
-        let row = |i: u32| {
+    pub fn gather(bodies: &[SolverBody], idx: &[u32; LANES]) -> BodyW {
+        let [vx, vy, w, inv_mass] = gather_rows(idx, |i| {
             let b = &bodies[i as usize];
-            (F::new([b.v.x, b.v.y, b.w, b.inv_mass]), b.inv_inertia)
-        };
-        let (r0, i0) = row(idx[0]);
-        let (r1, i1) = row(idx[1]);
-        let (r2, i2) = row(idx[2]);
-        let (r3, i3) = row(idx[3]);
-        let [vx, vy, w, inv_mass] = F::transpose([r0, r1, r2, r3]);
+            f32x4::new([b.v.x, b.v.y, b.w, b.inv_mass])
+        });
         BodyW {
             v: V2::new(vx, vy),
             w,
             inv_mass,
-            inv_inertia: F::new([i0, i1, i2, i3]),
+            inv_inertia: F::new(idx.map(|i| bodies[i as usize].inv_inertia)),
         }
     }
 
@@ -245,15 +270,14 @@ impl BodyW {
     #[inline(always)]
     pub fn gather_velocities(
         bodies: &[SolverBody],
-        idx: &[u32; 4],
+        idx: &[u32; LANES],
         inv_mass: F,
         inv_inertia: F,
     ) -> BodyW {
-        let row = |i: u32| {
+        let [vx, vy, w, _] = gather_rows(idx, |i| {
             let b = &bodies[i as usize];
-            F::new([b.v.x, b.v.y, b.w, 0.0])
-        };
-        let [vx, vy, w, _] = F::transpose([row(idx[0]), row(idx[1]), row(idx[2]), row(idx[3])]);
+            f32x4::new([b.v.x, b.v.y, b.w, 0.0])
+        });
         BodyW {
             v: V2::new(vx, vy),
             w,
@@ -267,39 +291,63 @@ impl BodyW {
     /// to impulses (as the scalar passes: a static or kinematic body shared
     /// by several lanes is never written).
     #[inline(always)]
-    pub fn scatter(&self, bodies: &mut [SolverBody], idx: &[u32; 4], writes: u8) {
-        let rows = F::transpose([self.v.x, self.v.y, self.w, self.inv_mass]);
-        store_rows(bodies, &rows, idx, writes, |b, [x, y, w, _]| {
-            b.v = Vec2::new(x, y);
-            b.w = w;
-        });
+    pub fn scatter(&self, bodies: &mut [SolverBody], idx: &[u32; LANES], writes: u8) {
+        store_rows(
+            bodies,
+            [self.v.x, self.v.y, self.w, F::ZERO],
+            idx,
+            writes,
+            |b, [x, y, w, _]| {
+                b.v = Vec2::new(x, y);
+                b.w = w;
+            },
+        );
     }
 }
 
-/// Stores row `l` of `rows` (one lane's values, transposed) into
-/// `items[idx[l]]` with `store`, for the lanes set in `writes`.
+/// Four values of each lane's item, loaded as rows by `row` (one item
+/// index each), transposed four lanes at a time into four lane vectors.
+#[inline(always)]
+fn gather_rows(idx: &[u32; LANES], row: impl Fn(u32) -> f32x4) -> [F; 4] {
+    let mut cols = [[f32x4::ZERO; QUADS]; 4];
+    for (q, i) in idx.chunks_exact(4).enumerate() {
+        let t = f32x4::transpose([row(i[0]), row(i[1]), row(i[2]), row(i[3])]);
+        for (col, t) in cols.iter_mut().zip(t) {
+            col[q] = t;
+        }
+    }
+    cols.map(join)
+}
+
+/// Stores lane `l` of the four lane vectors `cols` (transposed four lanes at
+/// a time) into `items[idx[l]]` with `store`, for the lanes set in `writes`.
 #[inline(always)]
 fn store_rows<T>(
     items: &mut [T],
-    rows: &[F; 4],
-    idx: &[u32; 4],
+    cols: [F; 4],
+    idx: &[u32; LANES],
     writes: u8,
     store: impl Fn(&mut T, [f32; 4]),
 ) {
-    if writes == ALL_LANES {
-        for (row, &i) in rows.iter().zip(idx) {
-            store(&mut items[i as usize], row.to_array());
+    let cols = cols.map(split);
+    for (q, i) in idx.chunks_exact(4).enumerate() {
+        let rows = f32x4::transpose([cols[0][q], cols[1][q], cols[2][q], cols[3][q]]);
+        let writes = writes >> (4 * q);
+        if writes & 0b1111 == 0b1111 {
+            for (row, &i) in rows.iter().zip(i) {
+                store(&mut items[i as usize], row.to_array());
+            }
+            continue;
         }
-        return;
-    }
-    for (l, (row, &i)) in rows.iter().zip(idx).enumerate() {
-        if writes & (1 << l) != 0 {
-            store(&mut items[i as usize], row.to_array());
+        for (l, (row, &i)) in rows.iter().zip(i).enumerate() {
+            if writes & (1 << l) != 0 {
+                store(&mut items[i as usize], row.to_array());
+            }
         }
     }
 }
 
-/// The pose changes of four lanes' bodies.
+/// The pose changes of the lanes' bodies.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PoseW {
     pub dp: V2,
@@ -309,12 +357,11 @@ pub(crate) struct PoseW {
 impl PoseW {
     /// Loads the poses of the bodies `idx` (one per lane).
     #[inline(always)]
-    pub fn gather(poses: &[SolverPose], idx: &[u32; 4]) -> PoseW {
-        let row = |i: u32| {
+    pub fn gather(poses: &[SolverPose], idx: &[u32; LANES]) -> PoseW {
+        let [x, y, cos, sin] = gather_rows(idx, |i| {
             let q = &poses[i as usize];
-            F::new([q.dp.x, q.dp.y, q.dq.cos, q.dq.sin])
-        };
-        let [x, y, cos, sin] = F::transpose([row(idx[0]), row(idx[1]), row(idx[2]), row(idx[3])]);
+            f32x4::new([q.dp.x, q.dp.y, q.dq.cos, q.dq.sin])
+        });
         PoseW {
             dp: V2::new(x, y),
             dq: RotW { cos, sin },
@@ -324,9 +371,9 @@ impl PoseW {
     /// Stores the poses back into the bodies `idx` of the lanes set in
     /// `writes` (see [`BodyW::scatter`]).
     #[inline(always)]
-    pub fn scatter(&self, poses: &mut [SolverPose], idx: &[u32; 4], writes: u8) {
-        let rows = F::transpose([self.dp.x, self.dp.y, self.dq.cos, self.dq.sin]);
-        store_rows(poses, &rows, idx, writes, |q, [x, y, cos, sin]| {
+    pub fn scatter(&self, poses: &mut [SolverPose], idx: &[u32; LANES], writes: u8) {
+        let cols = [self.dp.x, self.dp.y, self.dq.cos, self.dq.sin];
+        store_rows(poses, cols, idx, writes, |q, [x, y, cos, sin]| {
             q.dp = Vec2::new(x, y);
             q.dq.cos = cos;
             q.dq.sin = sin;

@@ -1,4 +1,4 @@
-//! A contact point's current separation, normal and anchor in four lanes,
+//! A contact point's current separation, normal and anchor in lanes,
 //! as `super::super::current_geometry` (`narrowphase::manifold::measure`)
 //! computes it for one: for a face of A or of B, and for two core points.
 //!
@@ -25,7 +25,7 @@ pub(super) const FACES_ANY: u8 = 3;
 /// [`FACES_MIXED`]), from the lanes' `plane_a` masks, or [`FACES_ANY`] when
 /// some lane is two core points.
 pub(super) fn faces_of(points: &[FeatureW; 2], fill: u8) -> u8 {
-    let used = (1 << fill) - 1;
+    let used = lanes_mask(fill);
     if points
         .iter()
         .any(|p| p.points.to_bitmask() as u8 & used != 0)
@@ -42,7 +42,7 @@ pub(super) fn faces_of(points: &[FeatureW; 2], fill: u8) -> u8 {
     }
 }
 
-/// A contact point of four lanes from the current poses, as
+/// A contact point of a bundle's lanes from the current poses, as
 /// `super::super::current_geometry`: separation, normal (A → B), anchor
 /// relative to A's centre, and B's centre relative to A's. `FACES` says
 /// what kinds the lanes' features are: the mixed cases pick per lane, the

@@ -1,15 +1,16 @@
-//! The scheduled constraints of a step, in bundles of four, and the passes
+//! The scheduled constraints of a step, in bundles of [`LANES`] (eight with
+//! AVX2, four otherwise), and the passes
 //! over them.
 //!
 //! The wavefront order (see `schedule`) groups constraints into levels whose
 //! members share no responding body. Each level is split by point count
 //! (its two-point manifolds first, then its one-point manifolds; the order
 //! within a level changes no body's sequence of constraints, so no result)
-//! and cut into bundles of four consecutive constraints (the last one of each
+//! and cut into bundles of `LANES` consecutive constraints (the last one of each
 //! part padded with copies of its first constraint), stored lane by lane
 //! (structure of arrays), and every pass visits the bundles in order. The
-//! four lanes of a bundle are independent, so solving them at once in
-//! four-lane arithmetic (`dynamics::simd`) gives each body the same
+//! lanes of a bundle are independent, so solving them at once in lane
+//! arithmetic (`dynamics::simd`) gives each body the same
 //! operations in the same order as solving the constraints one by one:
 //! bit-identical results, about three times fewer instructions.
 //!
@@ -30,7 +31,8 @@ use super::{
 };
 use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::simd::{
-    clamp, cross, cross_sv, ge, gt, inv_or_zero, le, lt, max, select, BodyW, PoseW, RotW, F, V2,
+    clamp, cross, cross_sv, ge, gt, inv_or_zero, lanes_mask, le, lt, max, select, BodyW, PoseW,
+    RotW, F, LANES, V2,
 };
 use crate::dynamics::solver_body::{SolverBody, SolverPose};
 use crate::narrowphase::manifold::FeatureKind;
@@ -48,10 +50,7 @@ pub(crate) use position::{apply_restitution, solve_positions};
 pub(crate) use rows::{NormalRows, RowsAt};
 pub(crate) use velocity::{solve_velocities, update_anchors, warm_start};
 
-/// Lanes per bundle.
-const LANES: usize = 4;
-
-/// One contact point of four lanes, as [`VelocityPoint`].
+/// One contact point of a bundle's lanes, as [`VelocityPoint`].
 #[derive(Clone, Copy, Debug, Default)]
 struct PointW {
     normal: V2,
@@ -67,12 +66,13 @@ struct PointW {
     max_normal_impulse: F,
 }
 
-/// Four constraints' data for the velocity passes, as [`VelocityConstraint`].
+/// A bundle's constraints' data for the velocity passes, as
+/// [`VelocityConstraint`].
 #[derive(Clone, Copy, Debug, Default)]
 struct VelocityBundle {
     a: [u32; LANES],
     b: [u32; LANES],
-    /// Lanes in use (1 to 4); the others repeat lane 0.
+    /// Lanes in use (1 to `LANES`); the others repeat lane 0.
     fill: u8,
     /// Every lane is a one-point manifold (else every lane has two points).
     single: bool,
@@ -112,7 +112,7 @@ struct VelocityBundle {
     points: [PointW; 2],
 }
 
-/// One feature point of four lanes, as [`FeaturePoint`]. `plane_a` is set
+/// One feature point of a bundle's lanes, as [`FeaturePoint`]. `plane_a` is set
 /// (all ones) in the lanes whose face is A's, `points` in the lanes of two
 /// core points (`FeatureKind::Points`), whose `fnormal` is stored negated
 /// (see `geometry`).
@@ -129,7 +129,7 @@ struct FeatureW {
     points: F,
 }
 
-/// Four constraints' geometry, as [`ContactGeometry`].
+/// A bundle's constraints' geometry, as [`ContactGeometry`].
 #[derive(Clone, Copy, Debug, Default)]
 struct GeometryBundle {
     a: [u32; LANES],
@@ -178,7 +178,7 @@ impl Writes {
     }
 }
 
-/// The scheduled contact constraints of one step, in bundles of four.
+/// The scheduled contact constraints of one step, in bundles.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactBundles {
     velocity: Vec<VelocityBundle>,
@@ -203,7 +203,7 @@ impl ContactBundles {
     }
 
     /// Moves the constraints of `block` (built in the solver's order) to the
-    /// end of this list in wavefront order (see `schedule`), four
+    /// end of this list in wavefront order (see `schedule`), `LANES`
     /// independent ones to a bundle, two-point and one-point manifolds in
     /// separate bundles; leaves `block` empty.
     pub fn append_scheduled(
@@ -250,7 +250,7 @@ impl ContactBundles {
         block.clear();
     }
 
-    /// Packs the constraints `lanes` (1 to 4, independent, all with the same
+    /// Packs the constraints `lanes` (1 to `LANES`, independent, all with the same
     /// point count) of `block` into a bundle, padding with copies of the
     /// first.
     fn push_bundle(&mut self, block: &ContactConstraints, lanes: &[u32], bodies: &[SolverBody]) {

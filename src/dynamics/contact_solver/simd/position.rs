@@ -1,4 +1,4 @@
-//! The position and restitution passes over the bundles, four lanes at a
+//! The position and restitution passes over the bundles, a bundle at a
 //! time.
 
 use super::point::push_apart;

@@ -1,4 +1,4 @@
-//! One-point manifolds in four lanes: a circle or a capsule's end on a face,
+//! One-point manifolds in lanes: a circle or a capsule's end on a face,
 //! two rounded cores (`FeatureKind::Points`), a corner on a face. Each pass
 //! is the one-point path of its scalar routine (`update_one`, `solve_one`,
 //! `position_constraint`), with its rolling resistance: the same operations

@@ -32,10 +32,10 @@ impl Gen {
     }
 }
 
-const STATIC: u32 = 8;
+const STATIC: u32 = 2 * LANES as u32;
 
-/// Nine bodies (lane `l` owns bodies `2l` and `2l + 1`; body 8 is static
-/// and shared), their poses, and four constraints of `count` points each,
+/// `2·LANES + 1` bodies (lane `l` owns bodies `2l` and `2l + 1`; the last
+/// is static and shared), their poses, and one constraint per lane of `count` points each,
 /// on faces only (`planar`) or of any feature kind.
 #[allow(clippy::type_complexity)]
 fn case(
@@ -45,11 +45,11 @@ fn case(
 ) -> (
     Vec<SolverBody>,
     Vec<SolverPose>,
-    [VelocityConstraint; 4],
-    [ContactGeometry; 4],
+    [VelocityConstraint; LANES],
+    [ContactGeometry; LANES],
 ) {
     let spin = g.coin(0.5);
-    let mut bodies: Vec<SolverBody> = (0..8)
+    let mut bodies: Vec<SolverBody> = (0..2 * LANES)
         .map(|_| SolverBody {
             v: g.v(2.0),
             w: if spin {
@@ -69,7 +69,7 @@ fn case(
         }
     }
     bodies.push(SolverBody::default());
-    let mut poses: Vec<SolverPose> = (0..9)
+    let mut poses: Vec<SolverPose> = (0..=2 * LANES)
         .map(|i| {
             if i == STATIC as usize {
                 SolverPose::default()
@@ -81,9 +81,17 @@ fn case(
             }
         })
         .collect();
-    let mut velocity = [None; 4];
-    let mut geometry = [None; 4];
-    for l in 0..4 {
+    let mut velocity = [None; LANES];
+    let mut geometry = [None; LANES];
+    // Bundles with every face on A, every face on B, and mixed, in about
+    // equal numbers, however many lanes (random kinds per lane would
+    // almost never give a uniform bundle of eight).
+    let uniform = match g.f(0.0, 3.0) as u32 {
+        0 => Some(FeatureKind::PlaneA),
+        1 => Some(FeatureKind::PlaneB),
+        _ => None,
+    };
+    for l in 0..LANES {
         let (mut a, mut b) = (2 * l as u32, 2 * l as u32 + 1);
         if g.coin(0.2) {
             b = STATIC;
@@ -95,6 +103,10 @@ fn case(
             0 => FeatureKind::PlaneA,
             1 => FeatureKind::PlaneB,
             _ => FeatureKind::Points,
+        };
+        let kind = match uniform {
+            Some(k) if planar => k,
+            _ => kind,
         };
         let radius = if g.coin(0.5) { 0.0 } else { g.f(0.0, 0.1) };
         // Core points that coincide at the current poses (the normal then
@@ -163,13 +175,13 @@ fn case(
 }
 
 fn bundle(
-    v: &[VelocityConstraint; 4],
-    g: &[ContactGeometry; 4],
+    v: &[VelocityConstraint; LANES],
+    g: &[ContactGeometry; LANES],
     bodies: &[SolverBody],
 ) -> (VelocityBundle, GeometryBundle) {
     let single = v[0].count == 1;
     let mut vb = VelocityBundle {
-        fill: 4,
+        fill: LANES as u8,
         single,
         ..Default::default()
     };
@@ -177,13 +189,13 @@ fn bundle(
         single,
         ..Default::default()
     };
-    for l in 0..4 {
+    for l in 0..LANES {
         vb.set_lane(l, &v[l]);
         gb.set_lane(l, &g[l]);
     }
-    vb.writes = Writes::new(&vb.a, &vb.b, 4, bodies);
+    vb.writes = Writes::new(&vb.a, &vb.b, LANES as u8, bodies);
     gb.writes = vb.writes;
-    gb.faces = faces_of(&gb.points, 4);
+    gb.faces = faces_of(&gb.points, LANES as u8);
     gb.set_masses(bodies);
     (vb.inv_mass_a, vb.inv_inertia_a) = (gb.inv_mass_a, gb.inv_inertia_a);
     (vb.inv_mass_b, vb.inv_inertia_b) = (gb.inv_mass_b, gb.inv_inertia_b);
@@ -279,7 +291,7 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
         for h in [1.0 / 240.0, 0.0] {
             // Anchor update.
             let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
-            for l in 0..4 {
+            for l in 0..LANES {
                 update_one(&mut vc[l], &gc[l], &bodies, &poses, h, inv_h, TEST_PUSH);
             }
             update_bundle(&mut vb, &gb, &bodies, &poses, h, TEST_PUSH);
@@ -393,7 +405,7 @@ fn restitution_in_bundles_matches_the_scalar_routines() {
                 p.max_normal_impulse = if g.coin(0.3) { 0.0 } else { g.f(0.0, 5.0) };
             }
         }
-        let info: [ConstraintInfo; 4] = std::array::from_fn(|l| {
+        let info: [ConstraintInfo; LANES] = std::array::from_fn(|l| {
             let approach = |g: &mut Gen| {
                 if g.coin(0.2) {
                     g.f(-3.0, -1.0)
@@ -442,7 +454,7 @@ fn restitution_in_bundles_matches_the_scalar_routines() {
             }
             stored += 1;
         });
-        assert_eq!(stored, 4);
+        assert_eq!(stored, LANES);
         if body_bits(&scalar) != body_bits(&bodies) {
             bounced += 1;
         } else if bouncy && vc.iter().any(|c| c.impact) {

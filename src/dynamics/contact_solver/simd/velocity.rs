@@ -1,5 +1,5 @@
 //! The velocity passes over the bundles: the anchors' update at each
-//! substep, warm starting and the normal and friction impulses, four lanes at
+//! substep, warm starting and the normal and friction impulses, a bundle at
 //! a time.
 
 use super::point::{apply, point_anchors, solve_friction, speed, tangent, Substep};
@@ -120,7 +120,7 @@ pub(super) fn update_block_on<const FACES: u8>(
     let ok = gt(k11, F::ZERO) & gt(k22, F::ZERO) & lt(k11 * k11, condition);
     (c.k11, c.k12, c.k22, c.inv_det) = (k11, k12, k22, F::ONE / det);
     c.block_ok = ok.to_bitmask() as u8;
-    let used = (1u8 << c.fill) - 1;
+    let used = lanes_mask(c.fill);
     c.all_block = c.block_ok & used == used;
 }
 
