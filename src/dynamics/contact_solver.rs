@@ -51,9 +51,8 @@
 //! `simd`), which the passes solve a bundle at a time with bit-identical
 //! results; this file holds the scalar routine of each pass, for one
 //! constraint, which is the reference the lane kernels reproduce (the tests
-//! compare them bit for bit). The step runs the scalar velocity routine only
-//! on the lanes of a two-point bundle whose block matrix is singular in some
-//! lane, and the restitution routine on the points that bounce.
+//! compare them bit for bit). The step runs only the restitution routine in
+//! scalar, on the points that bounce.
 
 use super::body::Body;
 use super::solver_body::SolverBody;
@@ -72,9 +71,9 @@ mod velocity;
 use position::restitution_one;
 #[cfg(test)]
 use position::{current_geometry, position_one};
-use velocity::{apply, pair, solve_one, speed, write_back, MAX_CONDITION, TURNING_SPIN};
+use velocity::{apply, pair, speed, write_back, MAX_CONDITION, TURNING_SPIN};
 #[cfg(test)]
-use velocity::{update_one, warm_one};
+use velocity::{solve_one, update_one, warm_one};
 
 pub(crate) use forest::ContactForest;
 pub(crate) use simd::{

@@ -305,6 +305,19 @@ impl BodyW {
     }
 }
 
+impl BodyW {
+    /// The lanes where `mask` is set from `a`, the others from `b`
+    /// (velocities; the inverse masses are `a`'s).
+    #[inline(always)]
+    pub fn select(mask: F, a: &BodyW, b: &BodyW) -> BodyW {
+        BodyW {
+            v: V2::select(mask, a.v, b.v),
+            w: select(mask, a.w, b.w),
+            ..*a
+        }
+    }
+}
+
 /// Four values of each lane's item, loaded as rows by `row` (one item
 /// index each), transposed four lanes at a time into four lane vectors.
 #[inline(always)]

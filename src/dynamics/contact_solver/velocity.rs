@@ -161,6 +161,7 @@ pub(super) fn block_matrix(
 }
 
 impl VelocityConstraint {
+    #[cfg(test)]
     /// A two-point manifold solved by the block solver (no rolling resistance).
     #[inline]
     fn is_block(&self) -> bool {
@@ -168,6 +169,7 @@ impl VelocityConstraint {
     }
 }
 
+#[cfg(test)]
 /// One constraint of the velocity pass.
 #[inline]
 pub(super) fn solve_one(c: &mut VelocityConstraint, bodies: &mut [SolverBody]) {
@@ -208,6 +210,7 @@ pub(super) fn solve_one(c: &mut VelocityConstraint, bodies: &mut [SolverBody]) {
     write_back(bodies, c.a, c.b, ba, bb);
 }
 
+#[cfg(test)]
 /// Coulomb friction at one point, bounded by the point's normal impulse.
 #[inline(always)]
 pub(super) fn solve_friction(
@@ -225,6 +228,7 @@ pub(super) fn solve_friction(
     apply(ba, bb, t, p.arm_ta, p.arm_tb, delta);
 }
 
+#[cfg(test)]
 /// `f32::clamp`'s result (the same tests in the same order), without its
 /// panic on a NaN bound: a body blowing up mid-step must reach the
 /// write-back, where it is frozen and reported, not abort the step.
@@ -238,6 +242,7 @@ pub(super) fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
     }
 }
 
+#[cfg(test)]
 /// The contact tangent of normal `n`: `n` turned a quarter clockwise.
 #[inline(always)]
 pub(super) fn tangent(n: Vec2) -> Vec2 {
@@ -270,6 +275,7 @@ pub(super) fn apply(
     bb.w += bb.inv_inertia * (lambda * arm_b);
 }
 
+#[cfg(test)]
 /// Solves both normal impulses of a two-point manifold at once: the 2×2 mixed
 /// linear complementarity problem `vn = K·x + b, x ≥ 0, vn ≥ 0, x·vn = 0`, by
 /// enumerating its four cases (both active, only 1, only 2, none). Sequential

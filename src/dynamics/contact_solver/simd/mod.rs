@@ -19,14 +19,15 @@
 //! with their rolling resistance, point by point. Any feature is measured in
 //! lanes (`geometry`): a face of A or of B ([`FeatureKind::PlaneA`],
 //! `PlaneB`), with points beyond the end of their face, and two core points
-//! (`Points`), rounded or not, turning or resting. A two-point bundle whose
-//! block matrix is singular in some lane for a substep runs that substep's
-//! velocity passes on copies of its lanes with the scalar routine of
-//! [`super`], as does restitution (few contacts bounce). Padding lanes are
+//! (`Points`), rounded or not, turning or resting. In a two-point bundle,
+//! the lanes whose block matrix is ill-conditioned for a substep solve their
+//! normal impulses point after point, in lanes too. Restitution (few
+//! contacts bounce) runs the scalar routine of [`super`] on copies of a
+//! bundle's lanes. Padding lanes are
 //! computed but never stored to bodies, poses or contacts.
 
 use super::{
-    restitution_one, solve_one, ConstraintInfo, ContactConstraints, ContactGeometry, SolverParams,
+    restitution_one, ConstraintInfo, ContactConstraints, ContactGeometry, SolverParams,
     VelocityConstraint, VelocityPoint, TURNING_SPIN,
 };
 use crate::dynamics::schedule::Wavefront;

@@ -10,7 +10,7 @@ use super::position::{position_bundle, scatter_poses};
 use super::single::solve_single;
 use super::velocity::{solve_bundle, update_bundle, warm_start_bundle};
 use super::*;
-use crate::dynamics::contact_solver::{position_one, update_one, warm_one};
+use crate::dynamics::contact_solver::{position_one, solve_one, update_one, warm_one};
 use crate::math::{Rot, Vec2};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -86,6 +86,9 @@ fn case(
     // Bundles with every face on A, every face on B, and mixed, in about
     // equal numbers, however many lanes (random kinds per lane would
     // almost never give a uniform bundle of eight).
+    // Bundles whose lanes all have two coinciding points (a singular block
+    // matrix, solved point by point), and such lanes here and there.
+    let all_twins = g.coin(0.05);
     let uniform = match g.f(0.0, 3.0) as u32 {
         0 => Some(FeatureKind::PlaneA),
         1 => Some(FeatureKind::PlaneB),
@@ -137,7 +140,9 @@ fn case(
                 kind,
             }
         };
-        let points = [feature(), feature()];
+        let (first, second) = (feature(), feature());
+        let twins = all_twins || g.coin(0.02);
+        let points = [first, if twins { first } else { second }];
         geometry[l] = Some(ContactGeometry {
             a,
             b,
@@ -249,7 +254,10 @@ struct Seen {
     /// Bundles solved in lanes, bundles pushed by the position pass, points
     /// whose bias reached the push cap, points that rolled against their
     /// cap, points of two core points.
-    in_lanes: u32,
+    /// Two-point bundles with some lanes block-solved and some point by
+    /// point, and with every lane point by point.
+    mixed: u32,
+    pointwise: u32,
     pushed: u32,
     capped: u32,
     rolled: u32,
@@ -314,8 +322,14 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
         }
         warm_start_bundle(&vb, &mut lanes);
         assert_eq!(body_bits(&lanes), body_bits(&scalar), "warm start");
-        if vb.single || vb.in_lanes() {
-            seen.in_lanes += 1;
+        {
+            // Two-point bundles whose lanes are not all block-solved: some
+            // lanes point by point (`mixed`), or all of them.
+            let blocks = vc.iter().filter(|c| c.block_ok).count();
+            if !vb.single && blocks < LANES {
+                seen.mixed += (blocks > 0) as u32;
+                seen.pointwise += (blocks == 0) as u32;
+            }
             for _ in 0..2 {
                 for c in &mut vc {
                     solve_one(c, &mut scalar);
@@ -351,7 +365,7 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
 fn lane_kernels_match_the_scalar_routines_on_two_point_faces() {
     let seen = compare(0x5eed, 3000, 2, true);
     // The kernels' interesting paths were exercised.
-    assert!(seen.in_lanes > 1000, "{seen:?}");
+    assert!(seen.mixed > 50 && seen.pointwise > 50, "{seen:?}");
     assert!(seen.pushed > 1000, "{seen:?}");
     assert!(seen.capped > 100, "{seen:?}");
     assert!(seen.faces[..3].iter().all(|&n| n > 100), "{seen:?}");
@@ -360,7 +374,7 @@ fn lane_kernels_match_the_scalar_routines_on_two_point_faces() {
 #[test]
 fn lane_kernels_match_the_scalar_routines_on_two_points_of_any_kind() {
     let seen = compare(0x2b0b, 2000, 2, false);
-    assert!(seen.in_lanes > 500, "{seen:?}");
+    assert!(seen.mixed > 50 && seen.pointwise > 50, "{seen:?}");
     assert!(seen.pushed > 500, "{seen:?}");
     assert!(seen.core_points > 2000, "{seen:?}");
     assert!(seen.coincident > 50, "{seen:?}");
@@ -372,7 +386,6 @@ fn lane_kernels_match_the_scalar_routines_on_one_point_manifolds() {
     let faces = compare(0x0e1e, 2000, 1, true);
     let any = compare(0x0e1f, 2000, 1, false);
     for seen in [&faces, &any] {
-        assert_eq!(seen.in_lanes, 2000, "{seen:?}");
         assert!(seen.pushed > 500, "{seen:?}");
         assert!(seen.capped > 50, "{seen:?}");
         assert!(seen.rolled > 500, "{seen:?}");

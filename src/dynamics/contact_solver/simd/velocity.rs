@@ -163,46 +163,28 @@ pub(crate) fn solve_velocities(constraints: &mut ContactBundles, bodies: &mut [S
     let mut i = 0;
     while i < cs.len() {
         if let [c1, c2, ..] = &mut cs[i..] {
-            if c1.independent_of_next {
-                if c1.in_lanes() && c2.in_lanes() {
-                    solve_pair(c1, c2, bodies);
-                    i += 2;
-                    continue;
-                }
-                if c1.single && c2.single {
+            if c1.independent_of_next && c1.single == c2.single {
+                if c1.single {
                     super::single::solve_single_pair(c1, c2, bodies);
-                    i += 2;
-                    continue;
+                } else {
+                    solve_pair(c1, c2, bodies);
                 }
+                i += 2;
+                continue;
             }
         }
         let c = &mut cs[i];
         if c.single {
             super::single::solve_single(c, bodies);
-        } else if c.in_lanes() {
-            solve_bundle(c, bodies);
         } else {
-            for l in c.used() {
-                let mut s = c.lane(l);
-                solve_one(&mut s, bodies);
-                c.set_lane(l, &s);
-            }
+            solve_bundle(c, bodies);
         }
         i += 1;
     }
 }
 
-impl VelocityBundle {
-    /// Whether the velocity pass solves this two-point bundle in lanes:
-    /// every lane block-solved this substep.
-    #[inline(always)]
-    pub(super) fn in_lanes(&self) -> bool {
-        !self.single && self.all_block
-    }
-}
-
 /// The velocity pass of one bundle in lanes: friction at both points, then
-/// the normal block.
+/// the normal impulses.
 #[inline(always)]
 pub(super) fn solve_bundle(c: &mut VelocityBundle, bodies: &mut [SolverBody]) {
     let (mut ba, mut bb) = c.gather(bodies);
@@ -210,8 +192,58 @@ pub(super) fn solve_bundle(c: &mut VelocityBundle, bodies: &mut [SolverBody]) {
     let [p1, p2] = &mut c.points;
     solve_friction(friction, p1, &mut ba, &mut bb);
     solve_friction(friction, p2, &mut ba, &mut bb);
-    solve_normal_block(c, &mut ba, &mut bb);
+    solve_normal(c, &mut ba, &mut bb);
     c.scatter(&ba, &bb, bodies);
+}
+
+/// The normal impulses of a two-point bundle, as `super::solve_one`: the
+/// 2×2 block in the lanes whose block matrix is well conditioned this
+/// substep, point after point in the others. A bundle with lanes of both
+/// kinds computes both in every lane and keeps each lane's own (the
+/// discarded lanes may hold anything, even NaN; nothing of them is kept).
+#[inline(always)]
+fn solve_normal(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
+    if c.all_block {
+        solve_normal_block(c, ba, bb);
+        return;
+    }
+    let (mut sa, mut sb, mut points) = (*ba, *bb, c.points);
+    for p in &mut points {
+        let vn = speed(&sa, &sb, p.normal, p.arm_na, p.arm_nb);
+        let new = max(p.normal_impulse - p.mass * (vn + p.bias), F::ZERO);
+        let delta = new - p.normal_impulse;
+        p.normal_impulse = new;
+        p.max_normal_impulse = max(p.max_normal_impulse, new);
+        apply(&mut sa, &mut sb, p.normal, p.arm_na, p.arm_nb, delta);
+    }
+    if c.block_ok == 0 {
+        (*ba, *bb) = (sa, sb);
+        for (p, s) in c.points.iter_mut().zip(&points) {
+            (p.normal_impulse, p.max_normal_impulse) = (s.normal_impulse, s.max_normal_impulse);
+        }
+        return;
+    }
+    solve_normal_block(c, ba, bb);
+    let block = lanes_of(c.block_ok);
+    *ba = BodyW::select(block, ba, &sa);
+    *bb = BodyW::select(block, bb, &sb);
+    for (p, s) in c.points.iter_mut().zip(&points) {
+        p.normal_impulse = select(block, p.normal_impulse, s.normal_impulse);
+        p.max_normal_impulse = select(block, p.max_normal_impulse, s.max_normal_impulse);
+    }
+}
+
+/// The lane mask (all ones in lane `l` where bit `l` is set) of `bits`.
+#[inline(always)]
+fn lanes_of(bits: u8) -> F {
+    let on = f32::from_bits(u32::MAX);
+    F::new(std::array::from_fn(|l| {
+        if bits & (1 << l) != 0 {
+            on
+        } else {
+            0.0
+        }
+    }))
 }
 
 /// [`solve_bundle`] on two independent bundles, interleaved step by step.
@@ -231,8 +263,8 @@ pub(super) fn solve_pair(
         solve_friction(f1, p12, &mut a1, &mut b1);
         solve_friction(f2, p22, &mut a2, &mut b2);
     }
-    solve_normal_block(c1, &mut a1, &mut b1);
-    solve_normal_block(c2, &mut a2, &mut b2);
+    solve_normal(c1, &mut a1, &mut b1);
+    solve_normal(c2, &mut a2, &mut b2);
     c1.scatter(&a1, &b1, bodies);
     c2.scatter(&a2, &b2, bodies);
 }
