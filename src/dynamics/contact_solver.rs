@@ -46,8 +46,8 @@
 //! contact order ([`ContactConstraints`], three arrays split by the passes
 //! that read them: the velocity passes' data, the feature geometry that the
 //! anchor update and the position pass recompute the contact from, and what
-//! is read once per step). They are then scheduled into bundles of eight or four
-//! independent constraints stored lane by lane ([`ContactBundles`], see
+//! is read once per step). They are then scheduled into bundles of four
+//! (eight in AVX2 builds) independent constraints stored lane by lane ([`ContactBundles`], see
 //! `simd`), which the passes solve a bundle at a time with bit-identical
 //! results; this file holds the scalar routine of each pass, for one
 //! constraint, which is the reference the lane kernels reproduce (the tests

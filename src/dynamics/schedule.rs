@@ -16,7 +16,7 @@
 //! constraints, by *level*: the length of the longest chain of earlier
 //! constraints of the block through shared bodies, keeping the given order
 //! within a level. The constraints of one level are independent, and the
-//! solver cuts each level into bundles of eight (AVX2) or four that it
+//! solver cuts each level into bundles of four (eight in AVX2 builds) that it
 //! solves at once, one lane each (see `contact_solver::simd`). Blocks bound how far a
 //! constraint moves from its place in the given order (each block is
 //! scheduled as soon as it is built, from contacts read in sequence); the

@@ -1,6 +1,10 @@
 //! Lane arithmetic for the contact passes: one lane per constraint of a
-//! bundle of independent constraints (see `schedule`), eight lanes where the
-//! build targets AVX2 and four otherwise.
+//! bundle of independent constraints (see `schedule`): four lanes, or eight
+//! in a build that targets AVX2 (`RUSTFLAGS="-C target-cpu=native"` on such
+//! a CPU). Eight lanes are not the default: on this project's machine (AMD
+//! EPYC, AVX-512) they made Box2D's large pyramid's solver 17 % faster but
+//! many_pyramids' 7–16 % and smash's 10–20 % slower
+//! (docs/2026-11-27-lanes-eight-and-four.md).
 //!
 //! Every operation here is the lane-wise twin of the scalar one the solver
 //! uses (`glam::Vec2`, `math::cross`, `Rot::apply`, `Rot::integrate`), with

@@ -1,6 +1,5 @@
-//! The scheduled constraints of a step, in bundles of [`LANES`] (eight with
-//! AVX2, four otherwise), and the passes
-//! over them.
+//! The scheduled constraints of a step, in bundles of [`LANES`] (four, or
+//! eight in AVX2 builds), and the passes over them.
 //!
 //! The wavefront order (see `schedule`) groups constraints into levels whose
 //! members share no responding body. Each level is split by point count
