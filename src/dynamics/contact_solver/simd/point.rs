@@ -102,6 +102,18 @@ pub(super) fn solve_friction(friction: F, p: &mut PointW, ba: &mut BodyW, bb: &m
     apply(ba, bb, t, p.arm_ta, p.arm_tb, delta);
 }
 
+/// One point's normal impulse, clamped at zero (`super::super::solve_one`'s
+/// point-by-point step, and a one-point manifold's normal solve) in lanes.
+#[inline(always)]
+pub(super) fn solve_point_normal(p: &mut PointW, ba: &mut BodyW, bb: &mut BodyW) {
+    let vn = speed(ba, bb, p.normal, p.arm_na, p.arm_nb);
+    let new = max(p.normal_impulse - p.mass * (vn + p.bias), F::ZERO);
+    let delta = new - p.normal_impulse;
+    p.normal_impulse = new;
+    p.max_normal_impulse = max(p.max_normal_impulse, new);
+    apply(ba, bb, p.normal, p.arm_na, p.arm_nb, delta);
+}
+
 /// `super::super::push_apart` in lanes: lanes with `lambda ≤ 0` keep their poses.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // the scalar routine's arguments, spread

@@ -4,7 +4,7 @@
 //! `position_constraint`), with its rolling resistance: the same operations
 //! in the same order in every lane, branches taken by selecting lanes.
 
-use super::point::{apply, point_anchors, push_apart, solve_friction, speed, Substep};
+use super::point::{point_anchors, push_apart, solve_friction, solve_point_normal, Substep};
 use super::*;
 
 /// The anchor update of a one-point bundle; see `super::super::update_one`,
@@ -93,12 +93,7 @@ pub(super) fn solve_single_pair(
 fn solve_single_on(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
     let p = &mut c.points[0];
     solve_friction(c.friction, p, ba, bb);
-    let vn = speed(ba, bb, p.normal, p.arm_na, p.arm_nb);
-    let new = max(p.normal_impulse - p.mass * (vn + p.bias), F::ZERO);
-    let delta = new - p.normal_impulse;
-    p.normal_impulse = new;
-    p.max_normal_impulse = max(p.max_normal_impulse, new);
-    apply(ba, bb, p.normal, p.arm_na, p.arm_nb, delta);
+    solve_point_normal(p, ba, bb);
     // Rolling resistance, in the lanes that have some: a torque impulse
     // bounded by the normal impulse.
     let rolls = gt(c.rolling_arm, F::ZERO);

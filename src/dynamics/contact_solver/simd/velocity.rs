@@ -2,7 +2,9 @@
 //! substep, warm starting and the normal and friction impulses, a bundle at
 //! a time.
 
-use super::point::{apply, point_anchors, solve_friction, speed, tangent, Substep};
+use super::point::{
+    apply, point_anchors, solve_friction, solve_point_normal, speed, tangent, Substep,
+};
 use super::*;
 
 /// Recomputes every point's anchors, normal, effective mass and velocity
@@ -209,12 +211,7 @@ fn solve_normal(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
     }
     let (mut sa, mut sb, mut points) = (*ba, *bb, c.points);
     for p in &mut points {
-        let vn = speed(&sa, &sb, p.normal, p.arm_na, p.arm_nb);
-        let new = max(p.normal_impulse - p.mass * (vn + p.bias), F::ZERO);
-        let delta = new - p.normal_impulse;
-        p.normal_impulse = new;
-        p.max_normal_impulse = max(p.max_normal_impulse, new);
-        apply(&mut sa, &mut sb, p.normal, p.arm_na, p.arm_nb, delta);
+        solve_point_normal(p, &mut sa, &mut sb);
     }
     if c.block_ok == 0 {
         (*ba, *bb) = (sa, sb);
