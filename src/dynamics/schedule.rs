@@ -69,6 +69,27 @@ struct BlockOrder {
 }
 
 impl Wavefront {
+    /// The wavefront order of a whole step's constraints (`items`, in the
+    /// order the solver defines; `pair` gives an item's two bodies) into
+    /// `out`: indices into `items`, in blocks of [`BLOCK`]. Resets the
+    /// scratch. The joint passes use it to visit independent joints one
+    /// after another, so that the CPU overlaps their work (they stay scalar).
+    pub fn order_all<T>(
+        &mut self,
+        bodies: &[SolverBody],
+        items: &[T],
+        pair: impl Fn(&T) -> (u32, u32),
+        out: &mut Vec<u32>,
+    ) {
+        self.reset(bodies.len());
+        out.clear();
+        for (k, block) in items.chunks(BLOCK).enumerate() {
+            let (order, _) = self.order_block(bodies, block.iter().map(&pair));
+            let base = (k * BLOCK) as u32;
+            out.extend(order.iter().map(|&i| base + i));
+        }
+    }
+
     /// Starts a step with `bodies` solver bodies.
     pub fn reset(&mut self, bodies: usize) {
         self.next_level.clear();

@@ -278,9 +278,11 @@ impl BodyW {
         inv_mass: F,
         inv_inertia: F,
     ) -> BodyW {
+        // The row's last value (the inverse mass) is loaded with the
+        // velocities, one load per body, and dropped.
         let [vx, vy, w, _] = gather_rows(idx, |i| {
             let b = &bodies[i as usize];
-            f32x4::new([b.v.x, b.v.y, b.w, 0.0])
+            f32x4::new([b.v.x, b.v.y, b.w, b.inv_mass])
         });
         BodyW {
             v: V2::new(vx, vy),
@@ -296,14 +298,17 @@ impl BodyW {
     /// by several lanes is never written).
     #[inline(always)]
     pub fn scatter(&self, bodies: &mut [SolverBody], idx: &[u32; LANES], writes: u8) {
+        // The inverse masses are stored back unchanged with the velocities
+        // (the lanes written hold their bodies' own), one store per body.
         store_rows(
             bodies,
-            [self.v.x, self.v.y, self.w, F::ZERO],
+            [self.v.x, self.v.y, self.w, self.inv_mass],
             idx,
             writes,
-            |b, [x, y, w, _]| {
+            |b, [x, y, w, inv_mass]| {
                 b.v = Vec2::new(x, y);
                 b.w = w;
+                b.inv_mass = inv_mass;
             },
         );
     }

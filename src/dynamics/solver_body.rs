@@ -13,7 +13,11 @@
 use crate::math::{Rot, Vec2};
 
 /// Velocity and inverse mass of a body during a step.
+///
+/// `repr(C)`: the lane kernels load and store the first four values
+/// (`v`, `w`, `inv_mass`) as one row.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub(crate) struct SolverBody {
     pub v: Vec2,
     pub w: f32,
@@ -33,7 +37,10 @@ impl SolverBody {
 }
 
 /// Pose change of a body since the step began.
+///
+/// `repr(C)`: the lane kernels load and store it as one row.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub(crate) struct SolverPose {
     /// Translation of the centre of mass since the step began.
     pub dp: Vec2,

@@ -32,6 +32,7 @@ pub fn is_finite_vec(v: Vec2) -> bool {
 
 /// A rotation in the plane, stored as the cosine and sine of its angle (unit length).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[repr(C)]
 pub struct Rot {
     /// Cosine of the angle.
     pub cos: f32,

@@ -107,7 +107,8 @@ impl World {
             let b = self.slots[body as usize].body.as_ref()?;
             Some((b.kind, &b.colliders.get(child as usize)?.shape))
         };
-        for c in self.contacts.iter().filter(|c| c.manifold.count > 0) {
+        for &k in &self.scratch.touching {
+            let c = &self.contacts[k as usize];
             if !(listed(c.body_a) || listed(c.body_b)) {
                 continue;
             }

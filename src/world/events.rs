@@ -72,5 +72,10 @@ impl World {
             self.events.extend(ended);
         }
         self.contacts.retain(keep);
+        self.scratch.touching.clear();
+        self.scratch.touching.extend(
+            (0..self.contacts.len() as u32)
+                .filter(|&k| self.contacts[k as usize].manifold.count > 0),
+        );
     }
 }

@@ -83,10 +83,8 @@ impl World {
         constraints.clear();
         block.clear();
         wavefront.reset(bodies.len());
-        for (k, c) in self.contacts.iter().enumerate() {
-            if c.manifold.count == 0 {
-                continue;
-            }
+        for &k in &self.scratch.touching {
+            let c = &self.contacts[k as usize];
             let (ba, bb) = (
                 self.slots[c.body_a as usize].body.as_ref(),
                 self.slots[c.body_b as usize].body.as_ref(),
@@ -99,15 +97,20 @@ impl World {
             if !(active(ba) || active(bb)) || ba.frozen || bb.frozen {
                 continue;
             }
-            // The rolling resistance's lever: the smaller shape's radius.
+            // The rolling resistance's lever: the smaller shape's radius
+            // (read only where a rounded surface may roll, see `push`).
             let radius = |b: &crate::dynamics::Body, child: u32| {
                 b.colliders
                     .get(child as usize)
                     .map_or(0.0, |c| c.shape.bounding_radius())
             };
-            let (ra, rb) = (radius(ba, c.child_a), radius(bb, c.child_b));
+            let lever = if c.manifold.count == 1 && c.features[0].radius > 0.0 {
+                radius(ba, c.child_a).min(radius(bb, c.child_b))
+            } else {
+                0.0
+            };
             block.push(
-                k as u32,
+                k,
                 c.body_a,
                 c.body_b,
                 ba,
@@ -119,7 +122,7 @@ impl World {
                 c.friction,
                 c.restitution,
                 s.gravity,
-                s.rolling_resistance * ra.min(rb),
+                s.rolling_resistance * lever,
             );
             if block.len() == BLOCK {
                 constraints.append_scheduled(&mut block, &mut wavefront, &bodies);
@@ -139,6 +142,13 @@ impl World {
             poses.push(SolverPose::default());
         }
         self.prepare_joints(&bodies, world_slot, h, &mut joints);
+        // The joint passes visit the joints in wavefront order: each body
+        // sees its joints in slot order, as before, bit for bit, while
+        // neighbours in the visit share no body.
+        let mut joint_order = std::mem::take(&mut self.scratch.joint_order);
+        self.scratch
+            .joint_wavefront
+            .order_all(&bodies, &joints, |j| j.bodies(), &mut joint_order);
         let mut forest = std::mem::take(&mut self.scratch.joint_forest);
         forest.build(&joints, &bodies);
         let joint_params = JointParams {
@@ -155,7 +165,8 @@ impl World {
         let mut held = std::mem::take(&mut self.scratch.held);
         held.clear();
         held.resize(bodies.len(), false);
-        for c in self.contacts.iter().filter(|c| c.manifold.count > 0) {
+        for &k in &self.scratch.touching {
+            let c = &self.contacts[k as usize];
             held[c.body_a as usize] = true;
             held[c.body_b as usize] = true;
         }
@@ -181,8 +192,8 @@ impl World {
             if let Some(d) = drag.as_ref() {
                 d.warm_start(&mut bodies, &poses);
             }
-            for j in &joints {
-                j.warm_start(&mut bodies, &poses);
+            for &k in &joint_order {
+                joints[k as usize].warm_start(&mut bodies, &poses);
             }
             contact_solver::update_anchors(&mut constraints, &bodies, &poses, h, s.max_push_speed);
             contact_solver::warm_start(&constraints, &mut bodies);
@@ -192,8 +203,8 @@ impl World {
             }
             forest.prepare(&joints, &bodies, &poses);
             for _ in 0..s.velocity_iterations.max(1) {
-                for j in &mut joints {
-                    j.solve_velocity(&mut bodies, &poses, &joint_params);
+                for &k in &joint_order {
+                    joints[k as usize].solve_velocity(&mut bodies, &poses, &joint_params);
                 }
                 forest.solve_velocity(&mut joints, &mut bodies, &poses);
                 contact_solver::solve_velocities(&mut constraints, &mut bodies);
@@ -217,7 +228,9 @@ impl World {
             }
             for j in &mut joints {
                 j.end_substep();
-                j.solve_position(&mut poses, &joint_params);
+            }
+            for &k in &joint_order {
+                joints[k as usize].solve_position(&mut poses, &joint_params);
             }
             contact_solver::solve_positions(&constraints, &mut poses, &params);
         }
@@ -239,6 +252,7 @@ impl World {
             self.finish_joints(&joints, &poses, 1.0 / s.dt);
         }
         self.scratch.joint_constraints = joints;
+        self.scratch.joint_order = joint_order;
         self.scratch.joint_forest = forest;
         self.scratch.contact_forest = contact_forest;
         self.scratch.solver_bodies = bodies;

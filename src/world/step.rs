@@ -174,106 +174,114 @@ impl World {
         let mut changed = std::mem::take(&mut self.scratch.ended);
         changed.clear();
         let events = self.contact_events;
-        for c in &mut self.contacts {
-            let touched = c.manifold.count > 0;
-            let (Some(ba), Some(bb)) = (
-                self.slots[c.body_a as usize].body.as_ref(),
-                self.slots[c.body_b as usize].body.as_ref(),
-            ) else {
-                continue;
-            };
-            let (Some(sa), Some(sb)) = (
-                ba.colliders.get(c.child_a as usize),
-                bb.colliders.get(c.child_b as usize),
-            ) else {
-                deep.extend(World::deep_contact(c, ba, bb));
-                continue;
-            };
-            let (xa, xb) = (sa.pose(&ba.xf), sb.pose(&bb.xf));
-            let moving = |b: &crate::dynamics::Body| {
-                b.awake
-                    && !b.frozen
-                    && (b.kind == BodyKind::Dynamic || b.v != Vec2::ZERO || b.w != 0.0)
-            };
-            if !(moving(ba) || moving(bb)) || ba.frozen || bb.frozen {
-                // The manifold stays as it was; it may still be deep.
-                deep.extend(World::deep_contact(c, ba, bb));
-                continue;
-            }
-            // Speculative reach: the base distance plus how far the pair can close
-            // in one step, so fast bodies meet their contacts before they tunnel.
-            let closing =
-                (bb.v - ba.v).length() + ba.w.abs() * sa.reach() + bb.w.abs() * sb.reach();
-            // Capped at the pair's size: a contact farther than that is
-            // the continuous stage's to catch, and a huge reach makes ghost
-            // contacts that stop fast bodies short of anything real.
-            let speculative = base + (closing * dt).min(sa.reach() + sb.reach());
-            // Polygon pairs (rounded or not) that barely moved keep their
-            // manifold, remeasured in place with its impulses (see
-            // `narrowphase::manifold_cache`); the others are collided with
-            // some extra reach, so that theirs can be kept next time. New
-            // points inherit the impulses of last step's points with the
-            // same feature id.
-            let polygonal =
-                |s: &Shape| matches!(s, Shape::Polygon(_) | Shape::RoundedPolygon { .. });
-            let reusable = reuse_margin > 0.0 && polygonal(&sa.shape) && polygonal(&sb.shape);
-            let kept = reusable
-                && c.reuse.refresh(
-                    &xa,
-                    &xb,
-                    sb.shape.bounding_radius(),
-                    speculative,
-                    &mut c.manifold,
-                    &mut c.features,
-                );
-            if !kept {
-                let reach = if reusable {
-                    speculative + reuse_margin
-                } else {
-                    speculative
+        let mut touching = std::mem::take(&mut self.scratch.touching);
+        touching.clear();
+        for (k, c) in self.contacts.iter_mut().enumerate() {
+            'pair: {
+                let touched = c.manifold.count > 0;
+                let (Some(ba), Some(bb)) = (
+                    self.slots[c.body_a as usize].body.as_ref(),
+                    self.slots[c.body_b as usize].body.as_ref(),
+                ) else {
+                    break 'pair;
                 };
-                let (mut m, features) = dispatch::collide_with_features(
-                    &sa.shape,
-                    &xa,
-                    &sb.shape,
-                    &xb,
-                    reach,
-                    &mut c.cache,
-                    self.settings.polygon_sat,
-                );
-                if reusable {
-                    c.reuse.store(&m, &features, &xa, &xb, reach);
-                } else {
-                    c.reuse.clear();
+                let (Some(sa), Some(sb)) = (
+                    ba.colliders.get(c.child_a as usize),
+                    bb.colliders.get(c.child_b as usize),
+                ) else {
+                    deep.extend(World::deep_contact(c, ba, bb));
+                    break 'pair;
+                };
+                let (xa, xb) = (sa.pose(&ba.xf), sb.pose(&bb.xf));
+                let moving = |b: &crate::dynamics::Body| {
+                    b.awake
+                        && !b.frozen
+                        && (b.kind == BodyKind::Dynamic || b.v != Vec2::ZERO || b.w != 0.0)
+                };
+                if !(moving(ba) || moving(bb)) || ba.frozen || bb.frozen {
+                    // The manifold stays as it was; it may still be deep.
+                    deep.extend(World::deep_contact(c, ba, bb));
+                    break 'pair;
                 }
-                for p in &mut m.points[..m.count] {
-                    if let Some(old) = c.manifold.points().iter().find(|o| o.id == p.id) {
-                        p.normal_impulse = old.normal_impulse;
-                        p.tangent_impulse = old.tangent_impulse;
+                // Speculative reach: the base distance plus how far the pair can close
+                // in one step, so fast bodies meet their contacts before they tunnel.
+                let closing =
+                    (bb.v - ba.v).length() + ba.w.abs() * sa.reach() + bb.w.abs() * sb.reach();
+                // Capped at the pair's size: a contact farther than that is
+                // the continuous stage's to catch, and a huge reach makes ghost
+                // contacts that stop fast bodies short of anything real.
+                let speculative = base + (closing * dt).min(sa.reach() + sb.reach());
+                // Polygon pairs (rounded or not) that barely moved keep their
+                // manifold, remeasured in place with its impulses (see
+                // `narrowphase::manifold_cache`); the others are collided with
+                // some extra reach, so that theirs can be kept next time. New
+                // points inherit the impulses of last step's points with the
+                // same feature id.
+                let polygonal =
+                    |s: &Shape| matches!(s, Shape::Polygon(_) | Shape::RoundedPolygon { .. });
+                let reusable = reuse_margin > 0.0 && polygonal(&sa.shape) && polygonal(&sb.shape);
+                let kept = reusable
+                    && c.reuse.refresh(
+                        &xa,
+                        &xb,
+                        sb.shape.bounding_radius(),
+                        speculative,
+                        &mut c.manifold,
+                        &mut c.features,
+                    );
+                if !kept {
+                    let reach = if reusable {
+                        speculative + reuse_margin
+                    } else {
+                        speculative
+                    };
+                    let (mut m, features) = dispatch::collide_with_features(
+                        &sa.shape,
+                        &xa,
+                        &sb.shape,
+                        &xb,
+                        reach,
+                        &mut c.cache,
+                        self.settings.polygon_sat,
+                    );
+                    if reusable {
+                        c.reuse.store(&m, &features, &xa, &xb, reach);
+                    } else {
+                        c.reuse.clear();
+                    }
+                    for p in &mut m.points[..m.count] {
+                        if let Some(old) = c.manifold.points().iter().find(|o| o.id == p.id) {
+                            p.normal_impulse = old.normal_impulse;
+                            p.tangent_impulse = old.tangent_impulse;
+                        }
+                    }
+                    if m.count == 1
+                        && c.manifold.count == 1
+                        && m.points[0].id == c.manifold.points[0].id
+                    {
+                        m.rolling_impulse = c.manifold.rolling_impulse;
+                    }
+                    c.manifold = m;
+                    c.features = features;
+                }
+                if events && touched != (c.manifold.count > 0) {
+                    changed.push(*c);
+                }
+                deep.extend(World::deep_contact(c, ba, bb));
+                let m = &c.manifold;
+                if m.count > 0 && m.min_separation() <= self.settings.linear_slop {
+                    for (x, y) in [(ba, bb), (bb, ba)] {
+                        if !x.awake && x.kind == BodyKind::Dynamic && moving(y) {
+                            wake.push(x.sleep_island);
+                        }
                     }
                 }
-                if m.count == 1
-                    && c.manifold.count == 1
-                    && m.points[0].id == c.manifold.points[0].id
-                {
-                    m.rolling_impulse = c.manifold.rolling_impulse;
-                }
-                c.manifold = m;
-                c.features = features;
             }
-            if events && touched != (c.manifold.count > 0) {
-                changed.push(*c);
-            }
-            deep.extend(World::deep_contact(c, ba, bb));
-            let m = &c.manifold;
-            if m.count > 0 && m.min_separation() <= self.settings.linear_slop {
-                for (x, y) in [(ba, bb), (bb, ba)] {
-                    if !x.awake && x.kind == BodyKind::Dynamic && moving(y) {
-                        wake.push(x.sleep_island);
-                    }
-                }
+            if c.manifold.count > 0 {
+                touching.push(k as u32);
             }
         }
+        self.scratch.touching = touching;
         if !wake.is_empty() {
             wake.sort_unstable();
             wake.dedup();
@@ -334,10 +342,8 @@ impl World {
         let rest = &mut self.scratch.island_rest;
         rest.clear();
         rest.resize(n, f32::INFINITY);
-        for c in &self.contacts {
-            if c.manifold.count == 0 {
-                continue;
-            }
+        for &k in &self.scratch.touching {
+            let c = &self.contacts[k as usize];
             let (Some(ba), Some(bb)) = (
                 self.slots[c.body_a as usize].body.as_ref(),
                 self.slots[c.body_b as usize].body.as_ref(),

@@ -132,6 +132,15 @@ pub(crate) struct Scratch {
     pub joined_pairs_valid: bool,
     /// This step's joint constraints.
     pub joint_constraints: Vec<JointConstraint>,
+    /// The order the joint passes visit the joint constraints in (indices
+    /// into `joint_constraints`; see `schedule`), and its scratch.
+    pub joint_order: Vec<u32>,
+    pub joint_wavefront: Wavefront,
+    /// This step's touching contacts (with at least one point), as indices
+    /// into `contacts` in their order: set by the narrowphase, kept in step
+    /// by `drop_contacts`, read by the stages after it, which so skip the
+    /// pairs whose boxes only overlap.
+    pub touching: Vec<u32>,
     /// Contacts that began or ended touching this step (contact events).
     pub ended: Vec<Contact>,
     pub joint_forest: JointForest,
