@@ -1,12 +1,12 @@
 //! Property tests of the sweep-and-prune broadphase against a brute-force O(n²) pair
 //! set, on seeded random sequences of insert, move, teleport, remove, re-insert under
-//! the same id, static flips and invalid boxes. After every `update_pairs` the pair
+//! the same id, static flips, collision filters and invalid boxes. After every `update_pairs` the pair
 //! set, the added and removed lists, the fat boxes and a query must all match the
 //! brute force. Degenerate layouts get their own cases: identical boxes, boxes sharing
 //! one coordinate, zero-size boxes, exactly touching boxes, coordinates near ±1e6 and
 //! a mix of tiny and huge boxes.
 
-use minkowski::broadphase::{SapConfig, SweepAndPrune};
+use minkowski::broadphase::{PairFilter, SapConfig, SweepAndPrune};
 use minkowski::{Aabb, Vec2};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
@@ -32,10 +32,35 @@ enum Op {
     Teleport(u32, Aabb),
     Remove(u32),
     SetStatic(u32, bool),
+    /// One of [`FILTERS`].
+    SetFilter(u32, usize),
     Poison(u32),
     Query(Aabb),
     Step,
 }
+
+/// Filters the tests give bodies: everything, nothing (a sensor), Box2D's
+/// `joint_grid` category (never with itself), a negative and a positive
+/// group (the positive one with an empty mask: the group overrides it).
+const FILTERS: [PairFilter; 5] = [
+    PairFilter::ALL,
+    PairFilter::NONE,
+    PairFilter {
+        category: 2,
+        mask: !2,
+        group: 0,
+    },
+    PairFilter {
+        category: 1,
+        mask: u32::MAX,
+        group: -1,
+    },
+    PairFilter {
+        category: 4,
+        mask: 0,
+        group: 3,
+    },
+];
 
 fn bx(x0: f32, y0: f32, w: f32, h: f32) -> Aabb {
     Aabb::new(Vec2::new(x0, y0), Vec2::new(x0 + w, y0 + h))
@@ -120,6 +145,7 @@ fn make_config(kind: Kind, pick: u32) -> SapConfig {
 struct Harness {
     sap: SweepAndPrune,
     tight: Vec<Option<(Aabb, bool)>>,
+    filters: Vec<PairFilter>,
     previous: Vec<(u32, u32)>,
     queries: Vec<Aabb>,
 }
@@ -135,6 +161,7 @@ impl Harness {
         Harness {
             sap: SweepAndPrune::new(config),
             tight: vec![None; ids],
+            filters: vec![PairFilter::ALL; ids],
             previous: Vec::new(),
             queries: Vec::new(),
         }
@@ -145,6 +172,7 @@ impl Harness {
             Op::Insert(id, b, s) => {
                 self.sap.insert(id, b, s);
                 self.tight[id as usize] = Some((b, s));
+                self.filters[id as usize] = PairFilter::ALL;
             }
             Op::Move(id, d) => {
                 if let Some((b, _)) = self.tight[id as usize].as_mut() {
@@ -165,6 +193,12 @@ impl Harness {
                 self.sap.set_static(id, s);
                 if let Some(t) = self.tight[id as usize].as_mut() {
                     t.1 = s;
+                }
+            }
+            Op::SetFilter(id, f) => {
+                self.sap.set_filter(id, FILTERS[f]);
+                if self.tight[id as usize].is_some() {
+                    self.filters[id as usize] = FILTERS[f];
                 }
             }
             Op::Poison(id) => {
@@ -219,7 +253,8 @@ impl Harness {
         for i in 0..fat.len() {
             for j in i + 1..fat.len() {
                 if let (Some((a, sa)), Some((b, sb))) = (fat[i], fat[j]) {
-                    if !(sa && sb) && a.overlaps(&b) {
+                    let accepted = self.filters[i].accepts(&self.filters[j]);
+                    if !(sa && sb) && accepted && a.overlaps(&b) {
                         out.push((i as u32, j as u32));
                     }
                 }
@@ -280,6 +315,7 @@ fn arb_op(kind: Kind) -> impl Strategy<Value = Op> {
         1 => (0..IDS, abox()).prop_map(|(i, b)| Op::Teleport(i, b)),
         1 => (0..IDS).prop_map(Op::Remove),
         1 => (0..IDS, any::<bool>()).prop_map(|(i, s)| Op::SetStatic(i, s)),
+        1 => (0..IDS, 0..FILTERS.len()).prop_map(|(i, f)| Op::SetFilter(i, f)),
         1 => (0..IDS).prop_map(Op::Poison),
         1 => abox().prop_map(|b| Op::Query(b.expanded(1.0))),
         4 => Just(Op::Step),
@@ -339,6 +375,8 @@ fn long_sequence(kind: Kind, seed: u64, bodies: u32, steps: usize) -> Vec<Op> {
                 Op::SetStatic(id, rng.random_bool(0.5))
             } else if r < 0.057 {
                 Op::Poison(id)
+            } else if r < 0.06 {
+                Op::SetFilter(id, rng.random_range(0..FILTERS.len()))
             } else {
                 let u = [rng.random_range(0.0f32..1.0), rng.random_range(0.0f32..1.0)];
                 Op::Move(id, make_delta(kind, u) * 0.2)
@@ -455,10 +493,12 @@ fn snapshots_continue_identically() {
     let mut b = Harness::new(SapConfig::default(), 150);
     b.sap = ron::from_str(&text).expect("deserialize");
     b.tight = a.tight.clone();
+    b.filters = a.filters.clone();
     b.previous = a.previous.clone();
     let mut c = Harness::new(SapConfig::default(), 150);
     c.sap = a.sap.clone();
     c.tight = a.tight.clone();
+    c.filters = a.filters.clone();
     c.previous = a.previous.clone();
     for op in tail {
         a.apply(op);

@@ -54,11 +54,15 @@
 //!   [`SweepAndPrune::added`] and [`SweepAndPrune::removed`] are sorted. Output
 //!   depends only on the sequence of calls: no hashing, no randomness, no threads.
 //! - **Touching boxes overlap**: intervals are closed, as in [`crate::Aabb::overlaps`].
-//! - Static–static pairs are never reported.
+//! - Static–static pairs are never reported, nor pairs whose [`PairFilter`]s
+//!   (set with [`SweepAndPrune::set_filter`]) refuse each other: they are
+//!   dropped where the sweep finds them, before they are sorted, merged or
+//!   counted against the crowd cap (as Box2D's pair query does).
 //! - Invalid boxes (non-finite, or `min > max`) park a body without a panic: it keeps
 //!   its id but has no fat box and no pairs until a valid box arrives.
 
 mod fat;
+mod filter;
 mod pairs;
 mod region;
 mod sap;
@@ -66,6 +70,7 @@ mod tree;
 
 use serde::{Deserialize, Serialize};
 
+pub use filter::PairFilter;
 pub use pairs::Pair;
 pub use sap::{SweepAndPrune, SweepAxis, MAX_FOUND_PAIRS, MAX_PAIRS_PER_BODY};
 pub use tree::{QueryTree, TreeRay, LEAF_SIZE};

@@ -11,6 +11,7 @@ use super::fat::{canon_box, make_fat, needs_remake};
 use super::pairs::{self, Pair};
 use super::region::{self, Change, Entry};
 use super::tree::QueryTree;
+use super::PairFilter;
 use super::SapConfig;
 use crate::math::Aabb;
 use crate::math::Vec2;
@@ -132,7 +133,8 @@ impl Bits {
 /// - A box that is not [valid](Aabb::is_valid) (NaN, infinite, or `min > max`) parks
 ///   the body: it stays registered but has no fat box and no pairs until a valid box
 ///   arrives. Nothing panics and the rest of the structure is unaffected.
-/// - Pairs of two static bodies are never reported.
+/// - Pairs of two static bodies are never reported, nor pairs whose filters
+///   ([`set_filter`](Self::set_filter)) refuse each other.
 ///
 /// ```
 /// use minkowski::broadphase::{SapConfig, SweepAndPrune};
@@ -174,6 +176,9 @@ pub struct SweepAndPrune {
     dirty_bits: Bits,
     /// Static flags by id, a bitset for the same reason.
     static_bits: Bits,
+    /// Collision filters by id (absent: [`PairFilter::ALL`]).
+    #[serde(default)]
+    filters: Vec<PairFilter>,
     pairs: Vec<Pair>,
     added: Vec<Pair>,
     removed: Vec<Pair>,
@@ -217,6 +222,7 @@ impl SweepAndPrune {
             dirty: Vec::new(),
             dirty_bits: Bits::default(),
             static_bits: Bits::default(),
+            filters: Vec::new(),
             pairs: Vec::new(),
             added: Vec::new(),
             removed: Vec::new(),
@@ -265,8 +271,31 @@ impl SweepAndPrune {
             .is_valid()
             .then(|| make_fat(&tight, Vec2::ZERO, margin, 0.0));
         self.static_bits.assign(id, is_static);
+        if let Some(f) = self.filters.get_mut(i) {
+            *f = PairFilter::ALL;
+        }
         self.mark(id);
         self.tree.take();
+    }
+
+    /// Sets the collision filter of body `id` (default [`PairFilter::ALL`];
+    /// [`insert`](Self::insert) resets it): pairs the filters refuse are
+    /// never reported. Unknown ids are ignored.
+    pub fn set_filter(&mut self, id: u32, filter: PairFilter) {
+        let i = id as usize;
+        if !self.bodies.get(i).is_some_and(|b| b.present) {
+            return;
+        }
+        if i >= self.filters.len() {
+            if filter == PairFilter::ALL {
+                return;
+            }
+            self.filters.resize(i + 1, PairFilter::ALL);
+        }
+        if self.filters[i] != filter {
+            self.filters[i] = filter;
+            self.mark(id);
+        }
     }
 
     /// Gives body `id` its new tight box (m) and its displacement this step

@@ -8,6 +8,7 @@
 //! Shapes of one body never collide with each other, and the shapes of two
 //! bodies joined by a joint only when the joint asks for it.
 
+use crate::broadphase::PairFilter;
 use serde::{Deserialize, Serialize};
 
 /// Which shapes a shape collides with.
@@ -47,10 +48,17 @@ impl Filter {
     /// ```
     #[inline]
     pub fn collides_with(&self, other: &Filter) -> bool {
-        if self.group == other.group && self.group != 0 {
-            return self.group > 0;
+        self.pair_filter().accepts(&other.pair_filter())
+    }
+
+    /// The filter as the broadphase keeps it (one rule for both).
+    #[inline]
+    pub fn pair_filter(&self) -> PairFilter {
+        PairFilter {
+            category: self.category,
+            mask: self.mask,
+            group: self.group,
         }
-        (self.mask & other.category) != 0 && (self.category & other.mask) != 0
     }
 }
 

@@ -330,6 +330,15 @@ impl World {
             // crowd cap.
             self.broadphase
                 .insert(c.proxy, c.aabb, body.kind != BodyKind::Dynamic);
+            // Pairs the filters refuse, and a sensor's (a sensor finds its
+            // visitors by query), never become contacts: the broadphase
+            // drops them where it finds them.
+            let filter = if c.sensor {
+                crate::broadphase::PairFilter::NONE
+            } else {
+                c.filter.pair_filter()
+            };
+            self.broadphase.set_filter(c.proxy, filter);
         }
         if body.colliders.iter().any(|c| c.sensor) {
             if let Err(at) = self.sensors.binary_search(&index) {

@@ -28,7 +28,7 @@
 //! smash's big box, whose small neighbours are far from saturated). The cap
 //! is deterministic: the pairs are visited in the refresh's fixed order.
 
-use super::{Bits, Pair};
+use super::{Bits, Pair, PairFilter};
 
 /// Pairs with other moving bodies a body may find in one refresh before it
 /// counts as saturated.
@@ -96,19 +96,24 @@ impl Crowd {
 /// Pushes the pair of dirty body `d` and body `o` unless it must not be
 /// reported: the same body, two static bodies, a pair of two dirty bodies seen
 /// from the higher id (it is found from both ends; the lower id's copy is
-/// kept), or a pair the crowd cap refuses. `flags` are the static and the
-/// dirty bitsets.
+/// kept), a pair the filters refuse, or a pair the crowd cap refuses (the
+/// cap counts only pairs the filters accept). `flags` are the static and the
+/// dirty bitsets and the filters by id.
 #[inline]
 pub(super) fn push_pair(
-    flags: (&Bits, &Bits),
+    flags: (&Bits, &Bits, &[PairFilter]),
     crowd: &mut Crowd,
     d: u32,
     o: u32,
     found: &mut Vec<Pair>,
 ) {
-    let (is_static, dirty) = flags;
+    let (is_static, dirty, filters) = flags;
     let (sd, so) = (is_static.get(d), is_static.get(o));
     if o == d || (sd && so) || (o < d && dirty.get(o)) {
+        return;
+    }
+    let filter = |id: u32| filters.get(id as usize).copied().unwrap_or_default();
+    if !filter(d).accepts(&filter(o)) {
         return;
     }
     if crowd.enabled && !sd && !so {

@@ -230,7 +230,7 @@ impl SweepAndPrune {
             region::apply(v, &group, &mut self.scratch.entries);
             // Every region now holds its final boxes and `max_len` bounds them all, so
             // this region's pairs can be read off before moving to the next one.
-            let flags = (&self.static_bits, &self.dirty_bits);
+            let flags = (&self.static_bits, &self.dirty_bits, &self.filters[..]);
             let crowd = &mut self.scratch.crowd;
             for e in group.iter().filter_map(|c| c.new.as_ref()) {
                 region::overlapping(v, band, e, self.max_len, |o| {
@@ -277,7 +277,7 @@ impl SweepAndPrune {
             let (Some(fat), Some(p)) = (b.fat.filter(|_| b.present), b.placed) else {
                 continue;
             };
-            let flags = (&self.static_bits, &self.dirty_bits);
+            let flags = (&self.static_bits, &self.dirty_bits, &self.filters[..]);
             if rebuilt || p.large {
                 self.visit(&fat, p.lo, p.hi, |o| push_pair(flags, crowd, d, o, found));
                 continue;

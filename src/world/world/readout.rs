@@ -23,8 +23,9 @@ impl World {
         self.contacts.iter().map(|c| c.manifold.count).sum()
     }
 
-    /// Broadphase pairs (shapes whose fat boxes overlap), as the bodies of
-    /// the two shapes, in the broadphase's sorted order.
+    /// Broadphase pairs (shapes whose fat boxes overlap and whose collision
+    /// filters accept each other; a sensor pairs with nothing), as the bodies
+    /// of the two shapes, in the broadphase's sorted order.
     pub fn pairs(&self) -> impl Iterator<Item = (BodyId, BodyId)> + '_ {
         self.broadphase.pairs().iter().map(|&(a, b)| {
             (
