@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A shape's collision filter as the broadphase keeps it, with Box2D's
-/// semantics (see [`crate::dynamics::Filter`], whose rule this is).
+/// semantics (the shape filter of the dynamics layer uses this rule).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PairFilter {
     /// The categories the shape belongs to.
