@@ -81,8 +81,11 @@ impl Wavefront {
         pair: impl Fn(&T) -> (u32, u32),
         out: &mut Vec<u32>,
     ) {
-        self.reset(bodies.len());
         out.clear();
+        if items.is_empty() {
+            return;
+        }
+        self.reset(bodies.len());
         for (k, block) in items.chunks(BLOCK).enumerate() {
             let (order, _) = self.order_block(bodies, block.iter().map(&pair));
             let base = (k * BLOCK) as u32;
@@ -292,5 +295,32 @@ mod tests {
         assert_eq!(step_order(&mut w, &still, &other, 64), fresh);
         // Back to the first input.
         assert_eq!(step_order(&mut w, &still, &pairs, 64), first);
+    }
+
+    /// `order_all` (the joints' order) over more than one block: a
+    /// permutation of the items that keeps, for every responding body, the
+    /// order of its constraints; no items, no order.
+    #[test]
+    fn order_all_keeps_each_bodys_sequence_across_blocks() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let b = bodies(300, &[0, 5]);
+        let pairs = random_pairs(&mut rng, 300, 2 * BLOCK + 123);
+        let mut w = Wavefront::default();
+        let mut order = Vec::new();
+        w.order_all(&b, &pairs, |&p| p, &mut order);
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..pairs.len() as u32).collect::<Vec<_>>());
+        assert_ne!(order, sorted, "the order should differ from the input");
+        for body in (0..300u32).filter(|&i| b[i as usize].responds()) {
+            let seq: Vec<u32> = order
+                .iter()
+                .copied()
+                .filter(|&k| pairs[k as usize].0 == body || pairs[k as usize].1 == body)
+                .collect();
+            assert!(seq.windows(2).all(|s| s[0] < s[1]), "body {body}: {seq:?}");
+        }
+        w.order_all(&b, &[] as &[(u32, u32)], |&p| p, &mut order);
+        assert!(order.is_empty());
     }
 }
