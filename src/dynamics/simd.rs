@@ -278,8 +278,9 @@ impl BodyW {
         inv_mass: F,
         inv_inertia: F,
     ) -> BodyW {
-        // The row's last value (the inverse mass) is loaded with the
-        // velocities, one load per body, and dropped.
+        // The row's last value (the inverse mass) is read with the
+        // velocities and dropped: four contiguous floats, which the compiler
+        // may load at once (it does for some of the gathers, not all).
         let [vx, vy, w, _] = gather_rows(idx, |i| {
             let b = &bodies[i as usize];
             f32x4::new([b.v.x, b.v.y, b.w, b.inv_mass])
@@ -299,7 +300,8 @@ impl BodyW {
     #[inline(always)]
     pub fn scatter(&self, bodies: &mut [SolverBody], idx: &[u32; LANES], writes: u8) {
         // The inverse masses are stored back unchanged with the velocities
-        // (the lanes written hold their bodies' own), one store per body.
+        // (the lanes written hold their bodies' own): four contiguous
+        // floats, which the compiler may store at once.
         store_rows(
             bodies,
             [self.v.x, self.v.y, self.w, self.inv_mass],

@@ -14,8 +14,8 @@ use crate::math::{Rot, Vec2};
 
 /// Velocity and inverse mass of a body during a step.
 ///
-/// `repr(C)`: the lane kernels load and store the first four values
-/// (`v`, `w`, `inv_mass`) as one row.
+/// `repr(C)`: the lane kernels read and write the first four values (`v`,
+/// `w`, `inv_mass`) as one row of contiguous floats.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 pub(crate) struct SolverBody {
@@ -38,7 +38,8 @@ impl SolverBody {
 
 /// Pose change of a body since the step began.
 ///
-/// `repr(C)`: the lane kernels load and store it as one row.
+/// `repr(C)`: the lane kernels read and write it as one row of contiguous
+/// floats.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(crate) struct SolverPose {
