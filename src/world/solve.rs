@@ -226,11 +226,12 @@ impl World {
                     poses[g.body as usize].dp += d;
                 }
             }
-            for j in &mut joints {
-                j.end_substep();
-            }
+            // Each joint banks the substep's impulses as its position pass
+            // visits it (`joint_order` holds every joint once).
             for &k in &joint_order {
-                joints[k as usize].solve_position(&mut poses, &joint_params);
+                let j = &mut joints[k as usize];
+                j.end_substep();
+                j.solve_position(&mut poses, &joint_params);
             }
             contact_solver::solve_positions(&constraints, &mut poses, &params);
         }
