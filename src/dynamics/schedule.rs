@@ -71,25 +71,31 @@ struct BlockOrder {
 impl Wavefront {
     /// The wavefront order of a whole step's constraints (`items`, in the
     /// order the solver defines; `pair` gives an item's two bodies) into
-    /// `out`: indices into `items`, in blocks of [`BLOCK`]. Resets the
-    /// scratch. The joint passes use it to visit independent joints one
-    /// after another, so that the CPU overlaps their work (they stay scalar).
+    /// `out`: indices into `items`, in blocks of [`BLOCK`], and per position
+    /// whether the next position is independent of it (`with_next`, as
+    /// [`Wavefront::order_block`] gives; a block's last position is not).
+    /// Resets the scratch. The joint passes visit independent joints one
+    /// after another, and solve runs of independent plain hinges in lanes
+    /// (`joint::lanes`).
     pub fn order_all<T>(
         &mut self,
         bodies: &[SolverBody],
         items: &[T],
         pair: impl Fn(&T) -> (u32, u32),
         out: &mut Vec<u32>,
+        with_next: &mut Vec<bool>,
     ) {
         out.clear();
+        with_next.clear();
         if items.is_empty() {
             return;
         }
         self.reset(bodies.len());
         for (k, block) in items.chunks(BLOCK).enumerate() {
-            let (order, _) = self.order_block(bodies, block.iter().map(&pair));
+            let (order, next) = self.order_block(bodies, block.iter().map(&pair));
             let base = (k * BLOCK) as u32;
             out.extend(order.iter().map(|&i| base + i));
+            with_next.extend_from_slice(next);
         }
     }
 
@@ -311,14 +317,34 @@ mod tests {
         let b = bodies(300, &[0, 5]);
         let pairs = random_pairs(&mut rng, 300, 2 * BLOCK + 123);
         let mut w = Wavefront::default();
-        let mut order = Vec::new();
-        w.order_all(&b, &pairs, |&p| p, &mut order);
+        let (mut order, mut with_next) = (Vec::new(), Vec::new());
+        w.order_all(&b, &pairs, |&p| p, &mut order, &mut with_next);
         assert_keeps_sequences(&order, &pairs, &b);
         assert!(
             order.windows(2).any(|s| s[0] > s[1]),
             "the order should differ from the input"
         );
-        w.order_all(&b, &[] as &[(u32, u32)], |&p| p, &mut order);
-        assert!(order.is_empty());
+        // Each run of positions flagged independent of the next shares no
+        // responding body, and no run crosses a block's end.
+        assert_eq!(with_next.len(), order.len());
+        let mut run: Vec<u32> = Vec::new();
+        let mut longest = 0;
+        for (p, &i) in order.iter().enumerate() {
+            let (x, y) = pairs[i as usize];
+            for body in [x, y].into_iter().filter(|&k| b[k as usize].responds()) {
+                assert!(!run.contains(&body), "position {p} shares body {body}");
+                run.push(body);
+            }
+            longest = longest.max(run.len());
+            if (p + 1) % BLOCK == 0 {
+                assert!(!with_next[p], "a run crosses the end of a block");
+            }
+            if !with_next[p] {
+                run.clear();
+            }
+        }
+        assert!(longest >= 8, "runs of independent pairs ({longest} bodies)");
+        w.order_all(&b, &[] as &[(u32, u32)], |&p| p, &mut order, &mut with_next);
+        assert!(order.is_empty() && with_next.is_empty());
     }
 }

@@ -146,11 +146,20 @@ impl World {
         // sees its joints in slot order, as before, bit for bit, while
         // neighbours in the visit share no body.
         let mut joint_order = std::mem::take(&mut self.scratch.joint_order);
-        self.scratch
-            .joint_wavefront
-            .order_all(&bodies, &joints, |j| j.bodies(), &mut joint_order);
+        let mut with_next = std::mem::take(&mut self.scratch.joint_with_next);
+        self.scratch.joint_wavefront.order_all(
+            &bodies,
+            &joints,
+            |j| j.bodies(),
+            &mut joint_order,
+            &mut with_next,
+        );
         let mut forest = std::mem::take(&mut self.scratch.joint_forest);
         forest.build(&joints, &bodies);
+        // Runs of independent plain hinges are solved in lanes (the forest,
+        // when it holds joints, works on their impulses between passes).
+        let mut joint_lanes = std::mem::take(&mut self.scratch.joint_lanes);
+        joint_lanes.build(&joints, &joint_order, &with_next, forest.is_empty());
         let joint_params = JointParams {
             h,
             inv_h: 1.0 / h,
@@ -192,9 +201,7 @@ impl World {
             if let Some(d) = drag.as_ref() {
                 d.warm_start(&mut bodies, &poses);
             }
-            for &k in &joint_order {
-                joints[k as usize].warm_start(&mut bodies, &poses);
-            }
+            joint_lanes.warm_start(&joints, &mut bodies, &poses);
             contact_solver::update_anchors(&mut constraints, &bodies, &poses, h, s.max_push_speed);
             contact_solver::warm_start(&constraints, &mut bodies);
             contact_forest.prepare(&constraints, &bodies);
@@ -203,9 +210,7 @@ impl World {
             }
             forest.prepare(&joints, &bodies, &poses);
             for _ in 0..s.velocity_iterations.max(1) {
-                for &k in &joint_order {
-                    joints[k as usize].solve_velocity(&mut bodies, &poses, &joint_params);
-                }
+                joint_lanes.solve_velocity(&mut joints, &mut bodies, &poses, &joint_params);
                 forest.solve_velocity(&mut joints, &mut bodies, &poses);
                 contact_solver::solve_velocities(&mut constraints, &mut bodies);
                 contact_forest.solve_velocity(&mut constraints, &mut bodies);
@@ -228,14 +233,11 @@ impl World {
             }
             // Each joint banks the substep's impulses as its position pass
             // visits it (`joint_order` holds every joint once).
-            for &k in &joint_order {
-                let j = &mut joints[k as usize];
-                j.end_substep();
-                j.solve_position(&mut poses, &joint_params);
-            }
+            joint_lanes.end_substep(&mut joints, &mut poses, &joint_params);
             contact_solver::solve_positions(&constraints, &mut poses, &params);
         }
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &poses, &params);
+        joint_lanes.finish(&mut joints);
 
         constraints.for_each_impulses(|contact, normal, tangent, rolling, count| {
             let m = &mut self.contacts[contact as usize].manifold;
@@ -254,6 +256,8 @@ impl World {
         }
         self.scratch.joint_constraints = joints;
         self.scratch.joint_order = joint_order;
+        self.scratch.joint_with_next = with_next;
+        self.scratch.joint_lanes = joint_lanes;
         self.scratch.joint_forest = forest;
         self.scratch.contact_forest = contact_forest;
         self.scratch.solver_bodies = bodies;

@@ -4,7 +4,7 @@ use super::settings::WorldSettings;
 pub(crate) use super::validate::{check, validate_body_def, BodyError, MAX_POSITION};
 use crate::broadphase::{QueryTree, SapConfig, SweepAndPrune};
 use crate::dynamics::contact_solver::{ContactBundles, ContactConstraints, ContactForest};
-use crate::dynamics::joint::{Joint, JointConstraint, JointForest};
+use crate::dynamics::joint::{Joint, JointConstraint, JointForest, JointLanes};
 use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
@@ -135,6 +135,10 @@ pub(crate) struct Scratch {
     /// The order the joint passes visit the joint constraints in (indices
     /// into `joint_constraints`; see `schedule`), and its scratch.
     pub joint_order: Vec<u32>,
+    /// Per position of `joint_order`: the next joint shares no responding
+    /// body with it. The passes' visit, with its bundles of plain hinges.
+    pub joint_with_next: Vec<bool>,
+    pub joint_lanes: JointLanes,
     pub joint_wavefront: Wavefront,
     /// This step's touching contacts (with at least one point), as indices
     /// into `contacts` in their order: set by the narrowphase, kept in step

@@ -204,6 +204,34 @@ impl JointConstraint {
 }
 
 impl JointConstraint {
+    /// The frame of a plain hinge (a revolute joint with no spring, motor
+    /// or limits) whose impulses other than the point's are zero (+0.0):
+    /// what the lane passes solve (`lanes`). Every pass of such a joint
+    /// only reads the frame and changes the point's impulse; the sum of the
+    /// other impulses stays +0.0.
+    pub(crate) fn plain_hinge(&self) -> Option<&Frame> {
+        let i = &self.impulses;
+        let zero = [i.angular, i.spring, i.motor, i.lower, i.upper]
+            .iter()
+            .all(|x| x.to_bits() == 0);
+        match &self.kind {
+            Prepared::Revolute(c) if c.is_plain() && zero => Some(&self.frame),
+            _ => None,
+        }
+    }
+
+    /// The point's accumulated impulse and its sum over the step's
+    /// substeps, from the lane passes; the other impulses stay as they are.
+    pub(crate) fn set_point_impulses(&mut self, linear: Vec2, sum: Vec2) {
+        self.impulses.linear = linear;
+        self.sum.linear = sum;
+    }
+
+    /// The point's accumulated impulse and its sum so far this step.
+    pub(crate) fn point_impulses(&self) -> (Vec2, Vec2) {
+        (self.impulses.linear, self.sum.linear)
+    }
+
     /// The solver slots of A and B.
     pub fn bodies(&self) -> (u32, u32) {
         (self.frame.a, self.frame.b)

@@ -243,6 +243,11 @@ impl JointForest {
         self.tree.build(n, chosen, moves_at, starts);
     }
 
+    /// No joint is in the forest this step.
+    pub fn is_empty(&self) -> bool {
+        self.tree.order.is_empty()
+    }
+
     /// Factorises `H` at the current poses; `false` (nothing solved) when a
     /// pivot is singular, e.g. two hinges on the same point of one body.
     /// Factorises the forest at the substep's poses, for every velocity

@@ -40,6 +40,7 @@ mod def;
 mod distance;
 mod forest;
 mod frame;
+mod lanes;
 mod motor;
 mod mouse;
 mod prismatic;
@@ -55,6 +56,7 @@ pub use def::{
 };
 pub(crate) use forest::JointForest;
 pub use frame::JointImpulses;
+pub(crate) use lanes::JointLanes;
 pub use validate::JointError;
 
 use crate::math::Vec2;

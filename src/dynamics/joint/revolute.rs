@@ -37,6 +37,12 @@ impl RevoluteConstraint {
         }
     }
 
+    /// No spring, motor or limits: only the point constraint, which the
+    /// lane passes solve (`lanes`).
+    pub fn is_plain(&self) -> bool {
+        self.spring.is_none() && self.motor.is_none() && self.limits.is_none()
+    }
+
     pub fn warm_start(
         &self,
         f: &Frame,
