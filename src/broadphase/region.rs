@@ -141,27 +141,78 @@ fn merge_back(v: &mut Vec<Entry>, add: &[Entry]) {
 
 /// The entries whose sweep interval may reach `[s0, s1]` (m): those whose lower end
 /// lies in `[s0 - max_len, s1]`, widened by a relative slack that covers the rounding
-/// of `s1 - s0` when `max_len` was measured. One binary search, then a linear scan.
+/// of `s1 - s0` when `max_len` was measured. The first is searched for from `hint`
+/// (galloping, then a binary search), which is left at it: probes met in sweep order
+/// find it in a step or two, others in about two binary searches' compares.
 #[inline]
-pub(crate) fn window(v: &[Entry], s0: f32, s1: f32, max_len: f32) -> impl Iterator<Item = &Entry> {
+pub(crate) fn window<'a>(
+    v: &'a [Entry],
+    s0: f32,
+    s1: f32,
+    max_len: f32,
+    hint: &mut usize,
+) -> impl Iterator<Item = &'a Entry> {
     let lo = s0 as f64 - max_len as f64 * (1.0 + 1e-6) - (s0 as f64).abs() * 1e-6;
-    let start = v.partition_point(|e| (e.s0 as f64) < lo);
+    // `x < lo` for an f32 `x` is `x < t`, `t` the least f32 not below `lo`:
+    // the same entries, compared without widening each key.
+    let mut t = lo as f32;
+    if (t as f64) < lo {
+        t = t.next_up();
+    }
+    let start = gallop(v, *hint, |e| e.s0 < t);
+    *hint = start;
     v[start..].iter().take_while(move |e| e.s0 <= s1)
+}
+
+/// `v.partition_point(before)` (`before` true on a prefix of `v`), searched
+/// outward from `from`: exponentially growing steps, then a binary search
+/// within the last one.
+#[inline]
+fn gallop(v: &[Entry], from: usize, before: impl Fn(&Entry) -> bool) -> usize {
+    let n = v.len();
+    let from = from.min(n);
+    // The answer is in `lo..=hi`.
+    let (mut lo, mut hi) = (0, n);
+    let mut step = 1;
+    if from < n && before(&v[from]) {
+        lo = from + 1;
+        while lo + step <= n {
+            if !before(&v[lo + step - 1]) {
+                hi = lo + step - 1;
+                break;
+            }
+            lo += step;
+            step *= 2;
+        }
+    } else {
+        hi = from;
+        while hi >= step {
+            if before(&v[hi - step]) {
+                lo = hi - step + 1;
+                break;
+            }
+            hi -= step;
+            step *= 2;
+        }
+    }
+    lo + v[lo..hi].partition_point(before)
 }
 
 /// Calls `f(id)` for every entry of region `band` whose box overlaps `probe`'s box,
 /// skipping the pairs that an earlier band shared by both boxes already reports.
-/// The window covers the sweep axis; the test confirms the sweep axis's upper end and
-/// the cross axis. Closed intervals: touching counts.
+/// The window covers the sweep axis (searched from `hint`, see [`window`]); the test
+/// confirms the sweep axis's upper end and the cross axis. Closed intervals: touching
+/// counts.
 #[inline]
 pub(crate) fn overlapping(
     v: &[Entry],
     band: i32,
     probe: &Entry,
     max_len: f32,
+    hint: &mut usize,
     mut f: impl FnMut(u32),
 ) {
-    for e in window(v, probe.s0, probe.s1, max_len) {
+    for e in window(v, probe.s0, probe.s1, max_len, hint) {
         if e.s1 >= probe.s0 && e.p0 <= probe.p1 && probe.p0 <= e.p1 && probe.lo.max(e.lo) == band {
             f(e.id);
         }
@@ -233,7 +284,54 @@ mod tests {
     #[test]
     fn window_finds_reaching_entries() {
         let v: Vec<Entry> = (0..10).map(|i| e(i as f32, i)).collect();
-        let ids: Vec<u32> = window(&v, 4.5, 5.0, 1.0).map(|x| x.id).collect();
-        assert_eq!(ids, vec![4, 5]);
+        for from in [0, 3, 4, 5, 9, 10, 99] {
+            let mut hint = from;
+            let ids: Vec<u32> = window(&v, 4.5, 5.0, 1.0, &mut hint).map(|x| x.id).collect();
+            assert_eq!((ids, hint), (vec![4, 5], 4), "from {from}");
+        }
+    }
+
+    /// The galloping search gives the binary search's index from any start,
+    /// and the f32 threshold the f64 comparison's window, on keys with
+    /// repeats, near the threshold's rounding, and at the ends.
+    #[test]
+    fn gallop_and_threshold_match_the_plain_search() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for case in 0..400 {
+            let n = (next() % 40) as usize;
+            let scale = [1e-3f32, 1.0, 1e3, 1e6][case % 4];
+            let mut keys: Vec<f32> = (0..n)
+                .map(|_| ((next() % 2001) as f32 - 1000.0) * scale / 100.0)
+                .collect();
+            keys.sort_by(f32::total_cmp);
+            let v: Vec<Entry> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, &k)| e(k, i as u32))
+                .collect();
+            for _ in 0..20 {
+                let s0 = match keys.get((next() % 41) as usize) {
+                    Some(&k) if next() % 2 == 0 => k,
+                    _ => ((next() % 2001) as f32 - 1000.0) * scale / 100.0,
+                };
+                let max_len = [0.0f32, 1e-3, 0.5, 3.0][(next() % 4) as usize] * scale;
+                let lo = s0 as f64 - max_len as f64 * (1.0 + 1e-6) - (s0 as f64).abs() * 1e-6;
+                let want = v.partition_point(|e| (e.s0 as f64) < lo);
+                for from in [0, want, want.saturating_sub(1), want + 1, n / 2, n, 1000] {
+                    let mut hint = from;
+                    let got: Vec<u32> = window(&v, s0, f32::INFINITY, max_len, &mut hint)
+                        .map(|x| x.id)
+                        .collect();
+                    assert_eq!(hint, want, "case {case} from {from}");
+                    assert_eq!(got.len(), n - want);
+                }
+            }
+        }
     }
 }

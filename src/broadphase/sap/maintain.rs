@@ -232,8 +232,11 @@ impl SweepAndPrune {
             // this region's pairs can be read off before moving to the next one.
             let flags = (&self.static_bits, &self.dirty_bits, &self.filters[..]);
             let crowd = &mut self.scratch.crowd;
+            // Each probe's window is searched from the last one's: probes
+            // in id order are often neighbours.
+            let mut hint = v.len() / 2;
             for e in group.iter().filter_map(|c| c.new.as_ref()) {
-                region::overlapping(v, band, e, self.max_len, |o| {
+                region::overlapping(v, band, e, self.max_len, &mut hint, |o| {
                     push_pair(flags, crowd, e.id, o, found);
                 });
             }
@@ -260,7 +263,7 @@ impl SweepAndPrune {
             lo,
         };
         for (&band, v) in self.bands.range(lo..=hi) {
-            region::overlapping(v, band, &probe, self.max_len, &mut f);
+            region::overlapping(v, band, &probe, self.max_len, &mut (v.len() / 2), &mut f);
         }
         for &l in &self.large {
             if self.bodies[l as usize].fat.is_some_and(|b| b.overlaps(fat)) {
