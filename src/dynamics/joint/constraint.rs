@@ -50,6 +50,16 @@ pub(crate) struct JointConstraint {
     kind: Prepared,
 }
 
+/// Whether a joint of `kind` reads its angle (`Frame::angle`): a hinge only
+/// for its limits or spring; distance, wheel and mouse joints never.
+fn reads_angle(kind: &JointKind) -> bool {
+    match kind {
+        JointKind::Revolute(r) => r.limits.is_some() || r.spring.is_some_and(|s| s.hertz > 0.0),
+        JointKind::Distance(_) | JointKind::Wheel(_) | JointKind::Mouse(_) => false,
+        JointKind::Prismatic(_) | JointKind::Weld(_) | JointKind::Motor(_) => true,
+    }
+}
+
 /// The angle in (−π, π].
 fn unwind(a: f32) -> f32 {
     let pi = std::f32::consts::PI;
@@ -93,7 +103,12 @@ impl JointConstraint {
             ra0: a.anchor,
             rb0: b.anchor,
             dc0: b.center - a.center,
-            angle0: unwind(a.rot.inv_mul(b.rot).angle() - reference),
+            // The kinds that never read the joint angle skip its atan2.
+            angle0: if reads_angle(&joint.def.kind) {
+                unwind(a.rot.inv_mul(b.rot).angle() - reference)
+            } else {
+                0.0
+            },
         };
         let axis0 = |axis: Vec2| a.rot.apply(axis.normalize_or_zero());
         let kind = match &joint.def.kind {

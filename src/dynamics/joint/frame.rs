@@ -99,7 +99,8 @@ pub(crate) struct Frame {
     pub rb0: Vec2,
     /// `cB − cA` at step start.
     pub dc0: Vec2,
-    /// Joint angle at step start: `θB − θA − reference`, in (−π, π].
+    /// Joint angle at step start: `θB − θA − reference`, in (−π, π]; 0 for
+    /// the joints that never read their angle (see `constraint::reads_angle`).
     pub angle0: f32,
 }
 

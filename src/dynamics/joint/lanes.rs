@@ -210,32 +210,44 @@ impl Bundle {
     /// The bundle of `run`'s plain hinges (2 to `LANES`: joint, frame, and
     /// point impulse and its sum); unused lanes repeat the first.
     fn new(run: &[Hinge]) -> Bundle {
-        let at = |l: usize| &run[if l < run.len() { l } else { 0 }];
-        let lanes = |value: &dyn Fn(&Hinge) -> f32| F::new(std::array::from_fn(|l| value(at(l))));
-        let v2 = |value: &dyn Fn(&Hinge) -> Vec2| {
-            V2::new(lanes(&|h| value(h).x), lanes(&|h| value(h).y))
-        };
+        let mut joints = [0; LANES];
+        let (mut a, mut b) = ([0; LANES], [0; LANES]);
         let (mut writes_a, mut writes_b) = (0, 0);
-        for (l, (_, f, _)) in run.iter().enumerate() {
-            writes_a |= u8::from(f.ma > 0.0 || f.ia > 0.0) << l;
-            writes_b |= u8::from(f.mb > 0.0 || f.ib > 0.0) << l;
+        // Per lane: ma, mb, ia, ib, ra0 (x, y), rb0, dc0, linear, sum.
+        let mut rows = [[0.0f32; LANES]; 14];
+        for l in 0..LANES {
+            let (k, f, (linear, sum)) = run[if l < run.len() { l } else { 0 }];
+            joints[l] = k;
+            (a[l], b[l]) = (f.a, f.b);
+            if l < run.len() {
+                writes_a |= u8::from(f.ma > 0.0 || f.ia > 0.0) << l;
+                writes_b |= u8::from(f.mb > 0.0 || f.ib > 0.0) << l;
+            }
+            let values = [
+                f.ma, f.mb, f.ia, f.ib, f.ra0.x, f.ra0.y, f.rb0.x, f.rb0.y, f.dc0.x, f.dc0.y,
+                linear.x, linear.y, sum.x, sum.y,
+            ];
+            for (row, v) in rows.iter_mut().zip(values) {
+                row[l] = v;
+            }
         }
+        let [ma, mb, ia, ib, rax, ray, rbx, rby, dcx, dcy, lx, ly, sx, sy] = rows.map(F::new);
         Bundle {
-            joints: std::array::from_fn(|l| at(l).0),
+            joints,
             fill: run.len() as u8,
-            a: std::array::from_fn(|l| at(l).1.a),
-            b: std::array::from_fn(|l| at(l).1.b),
+            a,
+            b,
             writes_a,
             writes_b,
-            ma: lanes(&|h| h.1.ma),
-            mb: lanes(&|h| h.1.mb),
-            ia: lanes(&|h| h.1.ia),
-            ib: lanes(&|h| h.1.ib),
-            ra0: v2(&|h| h.1.ra0),
-            rb0: v2(&|h| h.1.rb0),
-            dc0: v2(&|h| h.1.dc0),
-            linear: v2(&|h| h.2 .0),
-            sum: v2(&|h| h.2 .1),
+            ma,
+            mb,
+            ia,
+            ib,
+            ra0: V2::new(rax, ray),
+            rb0: V2::new(rbx, rby),
+            dc0: V2::new(dcx, dcy),
+            linear: V2::new(lx, ly),
+            sum: V2::new(sx, sy),
         }
     }
 
