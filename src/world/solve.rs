@@ -83,8 +83,16 @@ impl World {
         constraints.clear();
         block.clear();
         wavefront.reset(bodies.len());
+        // Which bodies fly free this step: no contact point, no joint, not
+        // dragged. The touching contacts mark theirs here, on the one pass
+        // that reads them.
+        let mut held = std::mem::take(&mut self.scratch.held);
+        held.clear();
+        held.resize(bodies.len(), false);
         for &k in &self.scratch.touching {
             let c = &self.contacts[k as usize];
+            held[c.body_a as usize] = true;
+            held[c.body_b as usize] = true;
             let (ba, bb) = (
                 self.slots[c.body_a as usize].body.as_ref(),
                 self.slots[c.body_b as usize].body.as_ref(),
@@ -170,15 +178,9 @@ impl World {
         // The sandbox's drag: a mouse joint, solved once per substep.
         let mut drag = self.prepare_drag(&bodies, world_slot, h);
 
-        // Which bodies fly free this step: no contact point, no joint, not dragged.
-        let mut held = std::mem::take(&mut self.scratch.held);
-        held.clear();
+        // The joints' and the drag's bodies are held too (the world slot
+        // pushed above is not integrated, so its flag is never read).
         held.resize(bodies.len(), false);
-        for &k in &self.scratch.touching {
-            let c = &self.contacts[k as usize];
-            held[c.body_a as usize] = true;
-            held[c.body_b as usize] = true;
-        }
         for j in self.joints.iter().filter_map(|s| s.joint.as_ref()) {
             held[j.def.body_b.index as usize] = true;
             if let Some(a) = j.def.body_a {
