@@ -157,11 +157,25 @@ pub(crate) fn window<'a>(
     // the same entries, compared without widening each key.
     let mut t = lo as f32;
     if (t as f64) < lo {
-        t = t.next_up();
+        t = next_up(t);
     }
     let start = gallop(v, *hint, |e| e.s0 < t);
     *hint = start;
     v[start..].iter().take_while(move |e| e.s0 <= s1)
+}
+
+/// The least f32 above `x`, for `x` neither NaN nor +∞ (`f32::next_up`,
+/// stable only after this crate's minimum Rust version).
+#[inline]
+fn next_up(x: f32) -> f32 {
+    let bits = x.to_bits();
+    if x == 0.0 {
+        f32::from_bits(1)
+    } else if x > 0.0 {
+        f32::from_bits(bits + 1)
+    } else {
+        f32::from_bits(bits - 1)
+    }
 }
 
 /// `v.partition_point(before)` (`before` true on a prefix of `v`), searched
@@ -288,6 +302,36 @@ mod tests {
             let mut hint = from;
             let ids: Vec<u32> = window(&v, 4.5, 5.0, 1.0, &mut hint).map(|x| x.id).collect();
             assert_eq!((ids, hint), (vec![4, 5], 4), "from {from}");
+        }
+    }
+
+    #[test]
+    fn next_up_is_the_next_float() {
+        let cases = [
+            (-1.5f32, f32::from_bits(0xbfbf_ffff)),
+            (-f32::MIN_POSITIVE, -f32::from_bits(0x007f_ffff)),
+            (-0.0, f32::from_bits(1)),
+            (0.0, f32::from_bits(1)),
+            (f32::from_bits(1), f32::from_bits(2)),
+            (1.0, 1.000_000_1),
+            (f32::MIN, f32::from_bits(0xff7f_fffe)),
+            (f32::NEG_INFINITY, f32::MIN),
+        ];
+        for (x, want) in cases {
+            assert_eq!(next_up(x).to_bits(), want.to_bits(), "{x}");
+        }
+        // Above `x`, with no f32 strictly between (the f64 midpoint rounds
+        // to one of the two), over many bit patterns.
+        let mut bits = 0x1234_5678u32;
+        for _ in 0..100_000 {
+            bits = bits.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let x = f32::from_bits(bits);
+            if x.is_nan() || x == f32::INFINITY || x == f32::MAX {
+                continue;
+            }
+            let y = next_up(x);
+            let mid = ((x as f64 + y as f64) / 2.0) as f32;
+            assert!(y > x && (mid == x || mid == y), "{x:e}");
         }
     }
 
