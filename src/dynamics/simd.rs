@@ -413,6 +413,29 @@ impl PoseW {
         }
     }
 
+    /// Both poses moved by the pseudo-impulse `p` (to B, `−p` to A) at
+    /// anchors `ra`, `rb`, with the inverse masses and inertias `a`, `b`:
+    /// `Frame::push_linear` and the contact position pass's push in lanes.
+    #[inline(always)]
+    pub fn pushed(
+        qa: &PoseW,
+        qb: &PoseW,
+        (ma, ia): (F, F),
+        (mb, ib): (F, F),
+        (ra, rb): (V2, V2),
+        p: V2,
+    ) -> (PoseW, PoseW) {
+        let a = PoseW {
+            dp: qa.dp - ma * p,
+            dq: qa.dq.integrate(-ia * cross(ra, p)),
+        };
+        let b = PoseW {
+            dp: qb.dp + mb * p,
+            dq: qb.dq.integrate(ib * cross(rb, p)),
+        };
+        (a, b)
+    }
+
     /// `SolverPose::integrate`: the pose after `h` seconds at the bodies'
     /// velocities.
     #[inline(always)]

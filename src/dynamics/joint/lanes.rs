@@ -310,14 +310,8 @@ impl Bundle {
         let still = c.x.simd_eq(F::ZERO) & c.y.simd_eq(F::ZERO);
         let (k11, k12, k22) = point_matrix(self, ra, rb);
         let p = -solve2(k11, k12, k22, c);
-        let pushed_a = PoseW {
-            dp: qa.dp - self.ma * p,
-            dq: qa.dq.integrate(-self.ia * cross(ra, p)),
-        };
-        let pushed_b = PoseW {
-            dp: qb.dp + self.mb * p,
-            dq: qb.dq.integrate(self.ib * cross(rb, p)),
-        };
+        let mass = ((self.ma, self.ia), (self.mb, self.ib));
+        let (pushed_a, pushed_b) = PoseW::pushed(&qa, &qb, mass.0, mass.1, (ra, rb), p);
         PoseW::select(still, &qa, &pushed_a).scatter(poses, &self.a, self.writes_a);
         PoseW::select(still, &qb, &pushed_b).scatter(poses, &self.b, self.writes_b);
     }

@@ -131,15 +131,14 @@ pub(super) fn push_apart(
     if !push.any() {
         return;
     }
-    let impulse = lambda * n;
-    let a = PoseW {
-        dp: qa.dp - ba.inv_mass * impulse,
-        dq: qa.dq.integrate(-ba.inv_inertia * cross(ra, impulse)),
-    };
-    let b = PoseW {
-        dp: qb.dp + bb.inv_mass * impulse,
-        dq: qb.dq.integrate(bb.inv_inertia * cross(rb, impulse)),
-    };
+    let (a, b) = PoseW::pushed(
+        qa,
+        qb,
+        (ba.inv_mass, ba.inv_inertia),
+        (bb.inv_mass, bb.inv_inertia),
+        (ra, rb),
+        lambda * n,
+    );
     if push.all() {
         (*qa, *qb) = (a, b);
     } else {
