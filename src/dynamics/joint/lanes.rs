@@ -462,7 +462,7 @@ mod tests {
     fn lanes_give_the_scalar_passes_bits() {
         let bits = |v: Vec2| (v.x.to_bits(), v.y.to_bits());
         let mut bundled = 0;
-        for seed in 0..20 {
+        for seed in 0..100 {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let (bodies, poses, joints) = case(&mut rng);
             let (mut b1, mut q1, mut j1) = (bodies.clone(), poses.clone(), joints.clone());
