@@ -70,6 +70,8 @@ struct Bundle {
 pub(crate) struct JointLanes {
     visits: Vec<Visit>,
     bundles: Vec<Bundle>,
+    /// Scratch: the run of hinges being gathered into a bundle.
+    run: Vec<Hinge>,
 }
 
 impl JointLanes {
@@ -89,7 +91,7 @@ impl JointLanes {
             let j = &joints[order[p] as usize];
             j.plain_hinge().map(|f| (order[p], *f, j.point_impulses()))
         };
-        let mut run = Vec::with_capacity(LANES);
+        let run = &mut self.run;
         let mut p = 0;
         while p < order.len() {
             run.clear();
@@ -110,7 +112,7 @@ impl JointLanes {
                 continue;
             }
             self.visits.push(Visit::Lanes(self.bundles.len() as u32));
-            self.bundles.push(Bundle::new(&run));
+            self.bundles.push(Bundle::new(run));
             p += run.len();
         }
     }

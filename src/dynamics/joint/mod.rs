@@ -24,6 +24,10 @@
 //!                 pseudo-impulses on the poses, so no energy is added
 //! ```
 //!
+//! The passes visit the joints in wavefront order (`schedule`); runs of
+//! independent plain hinges (no spring, motor or limits) are solved side by
+//! side in SIMD lanes, bit for bit as one by one (`lanes`).
+//!
 //! Rigid parts are rigid (no softness, no bias velocity): drift is removed on
 //! positions only, as the contact solver removes penetration. Springs are
 //! soft constraints (`frame::Softness`). Each joint reports its reaction on
