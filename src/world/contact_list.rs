@@ -1,10 +1,10 @@
 //! Keeping the contact list in step with the broadphase's pairs.
 //!
 //! Pipeline stage: the end of the broadphase (stage 2 of `World::step`). The
-//! contact list is the broadphase's sorted pair list less the pairs that may
-//! not collide (same body, two non-dynamic bodies, sensors, filters, joints),
-//! each surviving pair keeping its manifold for the warm start. Two ways to
-//! rebuild it, with the same result:
+//! contact list (`contact_pool.rs`) is the broadphase's sorted pair list less
+//! the pairs that may not collide (same body, two non-dynamic bodies,
+//! sensors, filters, joints), each surviving pair keeping its manifold for
+//! the warm start. Two ways to rebuild it, with the same result:
 //!
 //! - [`World::merge_all_pairs`] walks every pair and asks
 //!   [`World::pair_shapes`] about each one that has no contact: needed after
@@ -15,14 +15,7 @@
 //!   pairs. Between two such edits a pair's verdict cannot change (a shape's
 //!   body, kind, filter and sensor flag are fixed at creation, and joints
 //!   changing clear `contacts_in_sync`), so the pairs kept from the last merge
-//!   need no new look. Unchanged stretches of the list are copied in bulk,
-//!   not contact by contact (a contact is about 350 bytes and the washer
-//!   scene has 74,000 of them).
-//!
-//! Box2D v3 keeps its contacts in a pool with stable ids and filters pairs
-//! as the broadphase finds them (`broadphase.c`, `contact.c`); here the list
-//! order is the pair order, which the solver's results depend on, so the list
-//! is rebuilt in that order.
+//!   need no new look. Unchanged stretches of the order are copied in bulk.
 
 use super::step::Side;
 use super::world::{Contact, World};
@@ -50,79 +43,48 @@ impl World {
         }
     }
 
+    /// The contact for a pair the broadphase found, when its shapes may
+    /// collide.
+    fn verdict(&self, a: u32, b: u32) -> Option<Contact> {
+        let (sa, sb) = self.pair_shapes(a, b)?;
+        Some(self.new_contact(a, b, sa, sb))
+    }
+
     /// Rebuilds the contact list from every broadphase pair: surviving pairs
     /// keep their contact, the others are asked [`World::pair_shapes`].
     /// Touching contacts whose pair went are pushed onto `ended`. Cost:
     /// O(pairs) verdicts.
-    pub(super) fn merge_all_pairs(&self, next: &mut Vec<Contact>, ended: &mut Vec<Contact>) {
-        let old = &self.contacts;
+    pub(super) fn merge_all_pairs(&mut self, ended: &mut Vec<Contact>) {
+        let mut list = std::mem::take(&mut self.contacts);
+        let mut buf = std::mem::take(&mut self.scratch.merge);
         let events = self.contact_events;
-        let mut i = 0;
-        for &(a, b) in self.broadphase.pairs() {
-            while i < old.len() && (old[i].a, old[i].b) < (a, b) {
-                if events && old[i].manifold.count > 0 {
-                    ended.push(old[i]);
-                }
-                i += 1;
-            }
-            if i < old.len() && (old[i].a, old[i].b) == (a, b) {
-                next.push(old[i]);
-                i += 1;
-                continue;
-            }
-            if let Some((sa, sb)) = self.pair_shapes(a, b) {
-                next.push(self.new_contact(a, b, sa, sb));
-            }
-        }
-        if events {
-            ended.extend(old[i..].iter().filter(|c| c.manifold.count > 0));
-        }
+        let pairs = self.broadphase.pairs();
+        list.merge_all(pairs, |a, b| self.verdict(a, b), events, ended, &mut buf);
+        list.compact(&mut buf);
+        self.contacts = list;
+        self.scratch.merge = buf;
     }
 
     /// Rebuilds the contact list from the last one and the broadphase's
     /// added and removed pairs, when the list is in sync with the previous
     /// pairs (see the module notes). Touching contacts whose pair went are
-    /// pushed onto `ended`, in list order. Cost: one pass over the list, copied
-    /// in bulk between the changes, plus a verdict per added pair.
-    pub(super) fn merge_pair_changes(&self, next: &mut Vec<Contact>, ended: &mut Vec<Contact>) {
-        let old = &self.contacts[..];
-        let (added, removed) = (self.broadphase.added(), self.broadphase.removed());
+    /// pushed onto `ended`, in list order. Cost: one pass over the order,
+    /// copied in bulk between the changes, plus a verdict per added pair.
+    pub(super) fn merge_pair_changes(&mut self, ended: &mut Vec<Contact>) {
+        let mut list = std::mem::take(&mut self.contacts);
+        let mut buf = std::mem::take(&mut self.scratch.merge);
         let events = self.contact_events;
-        next.reserve(old.len() + added.len());
-        let (mut i, mut na, mut nr) = (0, 0, 0);
-        loop {
-            // The next change in pair order; a pair is never both added and
-            // removed in one refresh.
-            let (key, is_added) = match (added.get(na), removed.get(nr)) {
-                (Some(&p), Some(&q)) if p < q => (p, true),
-                (_, Some(&q)) => (q, false),
-                (Some(&p), None) => (p, true),
-                (None, None) => break,
-            };
-            // A linear scan: the run is copied next anyway, and a binary
-            // search would miss the cache at every probe.
-            let start = i;
-            while i < old.len() && (old[i].a, old[i].b) < key {
-                i += 1;
-            }
-            next.extend_from_slice(&old[start..i]);
-            if is_added {
-                na += 1;
-                debug_assert!(old.get(i).is_none_or(|c| (c.a, c.b) != key));
-                if let Some((sa, sb)) = self.pair_shapes(key.0, key.1) {
-                    next.push(self.new_contact(key.0, key.1, sa, sb));
-                }
-            } else {
-                nr += 1;
-                // A removed pair that never collided has no contact.
-                if old.get(i).is_some_and(|c| (c.a, c.b) == key) {
-                    if events && old[i].manifold.count > 0 {
-                        ended.push(old[i]);
-                    }
-                    i += 1;
-                }
-            }
-        }
-        next.extend_from_slice(&old[i..]);
+        let (added, removed) = (self.broadphase.added(), self.broadphase.removed());
+        list.merge_changes(
+            added,
+            removed,
+            |a, b| self.verdict(a, b),
+            events,
+            ended,
+            &mut buf,
+        );
+        list.compact(&mut buf);
+        self.contacts = list;
+        self.scratch.merge = buf;
     }
 }

@@ -62,20 +62,20 @@ impl World {
     /// Drops the contacts `keep` refuses, reporting the touching ones as
     /// ended when contact events are on.
     pub(crate) fn drop_contacts(&mut self, keep: impl Fn(&Contact) -> bool) {
+        let mut dropped = Vec::new();
+        self.contacts.retain(keep, &mut dropped);
         if self.contact_events {
-            let ended: Vec<WorldEvent> = self
-                .contacts
-                .iter()
-                .filter(|c| !keep(c) && c.manifold.count > 0)
-                .map(|c| self.contact_end(c))
-                .collect();
-            self.events.extend(ended);
+            for c in &dropped {
+                self.events.push(self.contact_end(c));
+            }
         }
-        self.contacts.retain(keep);
+        let list = &self.contacts;
         self.scratch.touching.clear();
         self.scratch.touching.extend(
-            (0..self.contacts.len() as u32)
-                .filter(|&k| self.contacts[k as usize].manifold.count > 0),
+            list.order()
+                .iter()
+                .copied()
+                .filter(|&k| list[k as usize].manifold.count > 0),
         );
     }
 }

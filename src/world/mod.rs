@@ -2,6 +2,7 @@
 
 mod buried;
 mod contact_list;
+mod contact_pool;
 mod continuous;
 mod crowding;
 mod event;

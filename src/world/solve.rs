@@ -89,7 +89,9 @@ impl World {
         let mut held = std::mem::take(&mut self.scratch.held);
         held.clear();
         held.resize(bodies.len(), false);
-        for &k in &self.scratch.touching {
+        // A constraint is known by its contact's position in the touching
+        // list, which is list order (the mass-ratio forest sorts by it).
+        for (at, &k) in self.scratch.touching.iter().enumerate() {
             let c = &self.contacts[k as usize];
             held[c.body_a as usize] = true;
             held[c.body_b as usize] = true;
@@ -118,7 +120,7 @@ impl World {
                 0.0
             };
             block.push(
-                k,
+                at as u32,
                 c.body_a,
                 c.body_b,
                 ba,
@@ -242,7 +244,8 @@ impl World {
         joint_lanes.finish(&mut joints);
 
         constraints.for_each_impulses(|contact, normal, tangent, rolling, count| {
-            let m = &mut self.contacts[contact as usize].manifold;
+            let k = self.scratch.touching[contact as usize];
+            let m = &mut self.contacts[k as usize].manifold;
             m.rolling_impulse = rolling;
             for (k, p) in m.points[..count].iter_mut().enumerate() {
                 p.normal_impulse = normal[k];

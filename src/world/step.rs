@@ -98,28 +98,17 @@ impl World {
         self.scratch.contacts_in_sync = true;
         if !incremental {
             let pairs = self.broadphase.pairs();
-            let same = pairs.len() == self.contacts.len()
-                && self
-                    .contacts
-                    .iter()
-                    .zip(pairs)
-                    .all(|(c, &p)| (c.a, c.b) == p);
-            if same {
+            if self.contacts.keys() == pairs {
                 return;
             }
         }
-        // The previous list's allocation becomes next step's buffer: no
-        // per-step reallocation of the contact list.
-        let mut next = std::mem::take(&mut self.scratch.contacts);
-        next.clear();
         let mut ended = std::mem::take(&mut self.scratch.ended);
         ended.clear();
         if incremental {
-            self.merge_pair_changes(&mut next, &mut ended);
+            self.merge_pair_changes(&mut ended);
         } else {
-            self.merge_all_pairs(&mut next, &mut ended);
+            self.merge_all_pairs(&mut ended);
         }
-        self.scratch.contacts = std::mem::replace(&mut self.contacts, next);
         debug_assert!(self.contacts_are_merged(), "contact list out of sync");
         for c in &ended {
             self.events.push(self.contact_end(c));
@@ -130,7 +119,7 @@ impl World {
     /// Whether the contact list is what merging the broadphase's pairs would
     /// give: the pairs in order, less those that may not collide.
     fn contacts_are_merged(&self) -> bool {
-        let mut contacts = self.contacts.iter().map(|c| (c.a, c.b)).peekable();
+        let mut contacts = self.contacts.keys().iter().copied().peekable();
         for &(a, b) in self.broadphase.pairs() {
             if contacts.peek() == Some(&(a, b)) {
                 contacts.next();
@@ -176,7 +165,11 @@ impl World {
         let events = self.contact_events;
         let mut touching = std::mem::take(&mut self.scratch.touching);
         touching.clear();
-        for (k, c) in self.contacts.iter_mut().enumerate() {
+        // In list order: the touching list, the deep contacts and the
+        // events come out in it.
+        for i in 0..self.contacts.len() {
+            let k = self.contacts.order()[i];
+            let c = &mut self.contacts[k as usize];
             'pair: {
                 let touched = c.manifold.count > 0;
                 let (Some(ba), Some(bb)) = (
@@ -278,7 +271,7 @@ impl World {
                 }
             }
             if c.manifold.count > 0 {
-                touching.push(k as u32);
+                touching.push(k);
             }
         }
         self.scratch.touching = touching;

@@ -10,16 +10,15 @@ use crate::dynamics::sleep::UnionFind;
 use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
 use crate::dynamics::BodyId;
 use crate::dynamics::{Body, BodyDef, BodyKind, DragJoint};
-use crate::geometry::gjk::SimplexCache;
 use crate::math::Aabb;
 use crate::math::{is_finite_vec, Iso, Vec2};
-use crate::narrowphase::manifold::{Manifold, PointFeature};
-use crate::narrowphase::manifold_cache::ManifoldCache;
+use crate::narrowphase::manifold::Manifold;
 use serde::{Deserialize, Serialize};
 mod readout;
 mod removal;
 mod wake;
 
+pub(crate) use super::contact_pool::{Contact, ContactList, MergeBuffers};
 pub use super::event::WorldEvent;
 
 /// Wall-clock time of each stage of the last step (ms). For display only:
@@ -62,30 +61,6 @@ pub(crate) struct Proxy {
     pub child: u32,
 }
 
-/// A potentially touching pair of shapes and its cached manifold.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Contact {
-    /// The shapes' broadphase proxies (`a < b`).
-    pub a: u32,
-    pub b: u32,
-    /// Their bodies' slots.
-    pub body_a: u32,
-    pub body_b: u32,
-    /// The shapes' indices in their bodies.
-    pub child_a: u32,
-    pub child_b: u32,
-    pub manifold: Manifold,
-    /// Geometry of the manifold's points, for the solver's position pass.
-    #[serde(default)]
-    pub features: [PointFeature; 2],
-    pub cache: SimplexCache,
-    /// The manifold in the bodies' frames, for reuse while they barely move.
-    #[serde(default)]
-    pub reuse: ManifoldCache,
-    pub friction: f32,
-    pub restitution: f32,
-}
-
 /// A contact as shown to users: the two bodies and their manifold.
 #[derive(Clone, Copy, Debug)]
 pub struct ContactView<'w> {
@@ -114,7 +89,8 @@ pub(crate) struct Scratch {
     pub wavefront: Wavefront,
     /// One block of constraints in contact order, before reordering.
     pub block: ContactConstraints,
-    pub contacts: Vec<Contact>,
+    /// The buffers the contact list's merge builds the next order in.
+    pub merge: MergeBuffers,
     /// Whether the contact list is the merge of the broadphase's current
     /// pairs: then a step whose broadphase found no pair added or removed
     /// keeps the list as it is. Anything else that edits the list clears it.
@@ -182,7 +158,7 @@ pub struct World {
     pub(crate) proxies: Vec<Proxy>,
     pub(crate) proxy_free: Vec<u32>,
     pub(crate) broadphase: SweepAndPrune,
-    pub(crate) contacts: Vec<Contact>,
+    pub(crate) contacts: ContactList,
     pub(crate) drag: Option<DragJoint>,
     /// Whether contact begin and end events are reported.
     #[serde(default)]
@@ -233,7 +209,7 @@ impl World {
             free: Vec::new(),
             proxies: Vec::new(),
             proxy_free: Vec::new(),
-            contacts: Vec::new(),
+            contacts: ContactList::default(),
             drag: None,
             contact_events: false,
             buried: Vec::new(),

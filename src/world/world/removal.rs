@@ -29,7 +29,7 @@ impl World {
 
         // Wake what they touched: one pass over the contacts.
         let mut islands = Vec::new();
-        for c in &self.contacts {
+        for c in self.contacts.iter() {
             let other = match (is_gone(c.body_a), is_gone(c.body_b)) {
                 (true, false) => c.body_b,
                 (false, true) => c.body_a,

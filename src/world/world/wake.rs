@@ -36,7 +36,7 @@ impl World {
 
     pub(super) fn wake_touching(&mut self, index: u32) {
         let mut islands = Vec::new();
-        for c in &self.contacts {
+        for c in self.contacts.iter() {
             let other = if c.body_a == index {
                 c.body_b
             } else if c.body_b == index {

@@ -1,0 +1,442 @@
+//! The contact list: contacts in stable slots, and their order.
+//!
+//! A contact stays in its slot while its pair of shapes lasts; the list
+//! order (by pair, which the solver's results depend on) is a separate
+//! array of slots with their pairs. A step that adds or removes a few pairs
+//! so rewrites 12 bytes per contact (slot and pair), not the contacts
+//! themselves (about 350 bytes each; the washer scene has 74,000).
+//! Everything that depends on order walks [`ContactList::order`]; a slot's
+//! index is an identity, never an order.
+//!
+//! Box2D v3 likewise keeps its contacts in a pool with stable ids
+//! (`contact.c`); it orders its solver by graph colour instead.
+
+use crate::geometry::gjk::SimplexCache;
+use crate::narrowphase::manifold::{Manifold, PointFeature};
+use crate::narrowphase::manifold_cache::ManifoldCache;
+use serde::{Deserialize, Serialize};
+
+/// A potentially touching pair of shapes and its cached manifold.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Contact {
+    /// The shapes' broadphase proxies (`a < b`).
+    pub a: u32,
+    pub b: u32,
+    /// Their bodies' slots.
+    pub body_a: u32,
+    pub body_b: u32,
+    /// The shapes' indices in their bodies.
+    pub child_a: u32,
+    pub child_b: u32,
+    pub manifold: Manifold,
+    /// Geometry of the manifold's points, for the solver's position pass.
+    #[serde(default)]
+    pub features: [PointFeature; 2],
+    pub cache: SimplexCache,
+    /// The manifold in the bodies' frames, for reuse while they barely move.
+    #[serde(default)]
+    pub reuse: ManifoldCache,
+    pub friction: f32,
+    pub restitution: f32,
+}
+
+/// The contacts in stable slots, and their order (see the module notes).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct ContactList {
+    /// Contacts by slot; a free slot's contents are stale.
+    slots: Vec<Contact>,
+    /// The live slots in list order (by pair).
+    order: Vec<u32>,
+    /// The pair (proxy `a`, proxy `b`) of each entry of `order`.
+    keys: Vec<(u32, u32)>,
+    /// Free slots, the last freed reused first.
+    free: Vec<u32>,
+    /// Slots taken or freed out of list order since the slots were last
+    /// put in list order (see [`ContactList::compact`]).
+    #[serde(default)]
+    scattered: usize,
+}
+
+/// The buffers a merge builds the next order in (per-step scratch).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MergeBuffers {
+    order: Vec<u32>,
+    keys: Vec<(u32, u32)>,
+    slots: Vec<Contact>,
+}
+
+impl std::ops::Index<usize> for ContactList {
+    type Output = Contact;
+    fn index(&self, slot: usize) -> &Contact {
+        &self.slots[slot]
+    }
+}
+
+impl std::ops::IndexMut<usize> for ContactList {
+    fn index_mut(&mut self, slot: usize) -> &mut Contact {
+        &mut self.slots[slot]
+    }
+}
+
+impl ContactList {
+    /// Number of contacts.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// The slots in list order.
+    pub fn order(&self) -> &[u32] {
+        &self.order
+    }
+
+    /// The pairs in list order.
+    pub fn keys(&self) -> &[(u32, u32)] {
+        &self.keys
+    }
+
+    /// The contacts in list order.
+    pub fn iter(&self) -> impl Iterator<Item = &Contact> + '_ {
+        self.order.iter().map(|&k| &self.slots[k as usize])
+    }
+
+    /// Puts the slots back in list order once an eighth of them is out of
+    /// it: the narrowphase and the solver walk the list in order, and a
+    /// scattered pool costs them a cache miss per contact (the spinner's
+    /// narrowphase took twice as long). The gather costs what the copy of
+    /// an ordered list would, but only every few steps of churn.
+    pub fn compact(&mut self, buf: &mut MergeBuffers) {
+        if self.scattered * 8 <= self.order.len() {
+            return;
+        }
+        buf.slots.clear();
+        buf.slots
+            .extend(self.order.iter().map(|&k| self.slots[k as usize]));
+        std::mem::swap(&mut self.slots, &mut buf.slots);
+        self.order.clear();
+        self.order.extend(0..self.slots.len() as u32);
+        self.free.clear();
+        self.scattered = 0;
+    }
+
+    fn alloc(slots: &mut Vec<Contact>, free: &mut Vec<u32>, c: Contact) -> u32 {
+        match free.pop() {
+            Some(k) => {
+                slots[k as usize] = c;
+                k
+            }
+            None => {
+                slots.push(c);
+                (slots.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Keeps the contacts `keep` accepts, in order; the touching ones it
+    /// drops are pushed onto `dropped`.
+    pub fn retain(&mut self, keep: impl Fn(&Contact) -> bool, dropped: &mut Vec<Contact>) {
+        let mut n = 0;
+        for i in 0..self.order.len() {
+            let k = self.order[i];
+            let c = &self.slots[k as usize];
+            if keep(c) {
+                self.order[n] = k;
+                self.keys[n] = self.keys[i];
+                n += 1;
+            } else {
+                if c.manifold.count > 0 {
+                    dropped.push(*c);
+                }
+                self.free.push(k);
+                self.scattered += 1;
+            }
+        }
+        self.order.truncate(n);
+        self.keys.truncate(n);
+    }
+
+    /// Rebuilds the order from every pair: surviving pairs keep their
+    /// contact, the others get `new`'s (if any). Touching contacts whose pair
+    /// went are pushed onto `ended` when `events`.
+    pub fn merge_all(
+        &mut self,
+        pairs: &[(u32, u32)],
+        mut new: impl FnMut(u32, u32) -> Option<Contact>,
+        events: bool,
+        ended: &mut Vec<Contact>,
+        buf: &mut MergeBuffers,
+    ) {
+        let (slots, free) = (&mut self.slots, &mut self.free);
+        let (old, old_keys) = (&self.order, &self.keys);
+        buf.order.clear();
+        buf.keys.clear();
+        let (mut i, mut kept) = (0, 0);
+        let mut drop = |k: u32, free: &mut Vec<u32>, slots: &[Contact]| {
+            if events && slots[k as usize].manifold.count > 0 {
+                ended.push(slots[k as usize]);
+            }
+            free.push(k);
+        };
+        for &key in pairs {
+            while i < old.len() && old_keys[i] < key {
+                drop(old[i], free, slots);
+                i += 1;
+            }
+            if i < old.len() && old_keys[i] == key {
+                kept += 1;
+                buf.order.push(old[i]);
+                buf.keys.push(key);
+                i += 1;
+                continue;
+            }
+            if let Some(c) = new(key.0, key.1) {
+                buf.order.push(Self::alloc(slots, free, c));
+                buf.keys.push(key);
+            }
+        }
+        for &k in &old[i..] {
+            drop(k, free, slots);
+        }
+        // Each slot freed or taken.
+        self.scattered += old.len() + buf.order.len() - 2 * kept;
+        std::mem::swap(&mut self.order, &mut buf.order);
+        std::mem::swap(&mut self.keys, &mut buf.keys);
+    }
+
+    /// Rebuilds the order from the last one and sorted lists of added and
+    /// removed pairs (never both added and removed). Touching contacts whose
+    /// pair went are pushed onto `ended`, in list order, when `events`.
+    pub fn merge_changes(
+        &mut self,
+        added: &[(u32, u32)],
+        removed: &[(u32, u32)],
+        mut new: impl FnMut(u32, u32) -> Option<Contact>,
+        events: bool,
+        ended: &mut Vec<Contact>,
+        buf: &mut MergeBuffers,
+    ) {
+        let (slots, free) = (&mut self.slots, &mut self.free);
+        let (old, old_keys) = (&self.order, &self.keys);
+        buf.order.clear();
+        buf.keys.clear();
+        buf.order.reserve(old.len() + added.len());
+        buf.keys.reserve(old.len() + added.len());
+        let (mut i, mut na, mut nr, mut kept) = (0, 0, 0, 0);
+        loop {
+            // The next change in pair order.
+            let (key, is_added) = match (added.get(na), removed.get(nr)) {
+                (Some(&p), Some(&q)) if p < q => (p, true),
+                (_, Some(&q)) => (q, false),
+                (Some(&p), None) => (p, true),
+                (None, None) => break,
+            };
+            let start = i;
+            i += old_keys[i..].partition_point(|&k| k < key);
+            kept += i - start;
+            buf.order.extend_from_slice(&old[start..i]);
+            buf.keys.extend_from_slice(&old_keys[start..i]);
+            if is_added {
+                na += 1;
+                debug_assert!(old_keys.get(i) != Some(&key));
+                if let Some(c) = new(key.0, key.1) {
+                    buf.order.push(Self::alloc(slots, free, c));
+                    buf.keys.push(key);
+                }
+            } else {
+                nr += 1;
+                // A removed pair that never collided has no contact.
+                if old_keys.get(i) == Some(&key) {
+                    let k = old[i];
+                    if events && slots[k as usize].manifold.count > 0 {
+                        ended.push(slots[k as usize]);
+                    }
+                    free.push(k);
+                    i += 1;
+                }
+            }
+        }
+        buf.order.extend_from_slice(&old[i..]);
+        buf.keys.extend_from_slice(&old_keys[i..]);
+        kept += old.len() - i;
+        self.scattered += old.len() + buf.order.len() - 2 * kept;
+        std::mem::swap(&mut self.order, &mut buf.order);
+        std::mem::swap(&mut self.keys, &mut buf.keys);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use std::collections::BTreeMap;
+
+    /// A contact for the pair, tagged (in `friction`) with its birth.
+    fn contact(a: u32, b: u32, tag: u32) -> Contact {
+        Contact {
+            a,
+            b,
+            body_a: a,
+            body_b: b,
+            child_a: 0,
+            child_b: 0,
+            manifold: Manifold {
+                count: (tag % 3) as usize % 2,
+                ..Manifold::default()
+            },
+            features: Default::default(),
+            cache: Default::default(),
+            reuse: Default::default(),
+            friction: tag as f32,
+            restitution: 0.0,
+        }
+    }
+
+    fn accepted(a: u32, b: u32) -> bool {
+        (a + b) % 5 != 0
+    }
+
+    fn listed(list: &ContactList) -> Vec<(u32, u32, f32)> {
+        let v: Vec<_> = list.iter().map(|c| (c.a, c.b, c.friction)).collect();
+        let keys: Vec<_> = v.iter().map(|&(a, b, _)| (a, b)).collect();
+        assert_eq!(keys, list.keys(), "keys out of step with the contacts");
+        v
+    }
+
+    /// Both merges, and the compaction, against a map kept by hand, over
+    /// 300 steps of random pair churn (up to a third of the pairs a step).
+    #[test]
+    fn merges_keep_the_pair_order_and_the_contacts() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut inc, mut full) = (ContactList::default(), ContactList::default());
+        let mut buf = MergeBuffers::default();
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        let mut model: BTreeMap<(u32, u32), u32> = BTreeMap::new();
+        let mut tag = 0u32;
+        for step in 0..300 {
+            let churn = rng.random_range(0..=pairs.len() / 3 + 3);
+            let mut next: Vec<(u32, u32)> = pairs.clone();
+            for _ in 0..churn {
+                if !next.is_empty() && rng.random_bool(if next.len() > 150 { 0.6 } else { 0.3 }) {
+                    let i = rng.random_range(0..next.len());
+                    next.swap_remove(i);
+                } else {
+                    let a = rng.random_range(0..200);
+                    let b = rng.random_range(a + 1..201);
+                    next.push((a, b));
+                }
+            }
+            next.sort_unstable();
+            next.dedup();
+            let added: Vec<_> = next
+                .iter()
+                .filter(|p| pairs.binary_search(p).is_err())
+                .copied()
+                .collect();
+            let removed: Vec<_> = pairs
+                .iter()
+                .filter(|p| next.binary_search(p).is_err())
+                .copied()
+                .collect();
+            // The model: touching contacts of removed pairs end, in order.
+            let mut want_ended = Vec::new();
+            for p in &removed {
+                if let Some(t) = model.remove(p) {
+                    if contact(p.0, p.1, t).manifold.count > 0 {
+                        want_ended.push((p.0, p.1, t as f32));
+                    }
+                }
+            }
+            let born = tag;
+            let mut fresh = 0;
+            for p in &added {
+                if accepted(p.0, p.1) {
+                    model.insert(*p, born + fresh);
+                    fresh += 1;
+                }
+            }
+            tag += fresh;
+            let new_at = |start: u32| {
+                let mut t = start;
+                move |a: u32, b: u32| {
+                    accepted(a, b).then(|| {
+                        t += 1;
+                        contact(a, b, t - 1)
+                    })
+                }
+            };
+            let (mut ended_inc, mut ended_full) = (Vec::new(), Vec::new());
+            inc.merge_changes(
+                &added,
+                &removed,
+                new_at(born),
+                true,
+                &mut ended_inc,
+                &mut buf,
+            );
+            full.merge_all(&next, new_at(born), true, &mut ended_full, &mut buf);
+            if step % 3 == 0 {
+                inc.compact(&mut buf);
+            }
+            let want: Vec<_> = model.iter().map(|(&(a, b), &t)| (a, b, t as f32)).collect();
+            assert_eq!(listed(&inc), want, "step {step}: incremental merge");
+            assert_eq!(listed(&full), want, "step {step}: full merge");
+            let ended =
+                |v: &[Contact]| v.iter().map(|c| (c.a, c.b, c.friction)).collect::<Vec<_>>();
+            assert_eq!(ended(&ended_inc), want_ended, "step {step}");
+            assert_eq!(ended(&ended_full), want_ended, "step {step}");
+            // Slots: distinct, and no more than the live contacts and the free ones.
+            let mut slots = inc.order().to_vec();
+            slots.sort_unstable();
+            slots.dedup();
+            assert_eq!(slots.len(), inc.len());
+            assert!(inc.slots.len() == inc.len() + inc.free.len());
+            pairs = next;
+        }
+        assert!(tag > 2000, "too little churn to test: {tag} contacts made");
+        // Retain drops in order and reports the touching ones.
+        let before = listed(&inc);
+        let mut dropped = Vec::new();
+        inc.retain(|c| c.a % 2 == 0, &mut dropped);
+        let kept: Vec<_> = before.iter().filter(|c| c.0 % 2 == 0).copied().collect();
+        assert_eq!(listed(&inc), kept);
+        let gone: Vec<_> = dropped.iter().map(|c| (c.a, c.b, c.friction)).collect();
+        let want_gone: Vec<_> = before
+            .iter()
+            .filter(|c| c.0 % 2 != 0 && contact(c.0, c.1, c.2 as u32).manifold.count > 0)
+            .copied()
+            .collect();
+        assert_eq!(gone, want_gone);
+    }
+
+    /// The pool is put back in list order once an eighth of it is out of
+    /// order, and not before.
+    #[test]
+    fn compaction_waits_for_an_eighth_out_of_order() {
+        let mut list = ContactList::default();
+        let mut buf = MergeBuffers::default();
+        let pairs: Vec<(u32, u32)> = (0..64).map(|i| (i, 100)).collect();
+        let new = |a: u32, b: u32| Some(contact(a, b, a));
+        list.merge_all(&pairs, new, false, &mut Vec::new(), &mut buf);
+        list.compact(&mut buf);
+        assert_eq!(list.order(), (0..64).collect::<Vec<u32>>());
+        // Four pairs replaced by four others: 8 slots taken or freed of 64.
+        let removed: Vec<_> = (0..4).map(|i| (i * 10, 100)).collect();
+        let added: Vec<_> = (0..4).map(|i| (i * 10 + 1, 101)).collect();
+        list.merge_changes(&added, &removed, new, false, &mut Vec::new(), &mut buf);
+        list.compact(&mut buf);
+        assert_ne!(
+            list.order(),
+            (0..64).collect::<Vec<u32>>(),
+            "compacted too soon"
+        );
+        let before = listed(&list);
+        let removed: Vec<_> = vec![(5, 100)];
+        list.merge_changes(&[], &removed, new, false, &mut Vec::new(), &mut buf);
+        list.compact(&mut buf);
+        assert_eq!(list.order(), (0..63).collect::<Vec<u32>>(), "not compacted");
+        let mut want = before;
+        want.retain(|c| (c.0, c.1) != (5, 100));
+        assert_eq!(listed(&list), want);
+        assert!(list.free.is_empty() && list.slots.len() == 63);
+    }
+}
