@@ -192,6 +192,12 @@ pub struct SweepAndPrune {
     /// cache: not part of a snapshot, and not read by the step.
     #[serde(skip)]
     tree: OnceLock<QueryTree>,
+    /// The same over the static-flagged bodies only, for
+    /// [`query_static`](Self::query_static); a change to a static body
+    /// empties it. Read by the step's continuous stage, which gives the
+    /// same answers with or without it (it is a pure function of the boxes).
+    #[serde(skip)]
+    static_tree: OnceLock<QueryTree>,
 }
 
 impl SweepAndPrune {
@@ -229,6 +235,7 @@ impl SweepAndPrune {
             capped: 0,
             scratch: Scratch::default(),
             tree: OnceLock::new(),
+            static_tree: OnceLock::new(),
         }
     }
 
@@ -276,6 +283,8 @@ impl SweepAndPrune {
         }
         self.mark(id);
         self.tree.take();
+        // It may have been static before, or be now.
+        self.static_tree.take();
     }
 
     /// Sets the collision filter of body `id` (default [`PairFilter::ALL`];
@@ -331,8 +340,11 @@ impl SweepAndPrune {
             b.fat = Some(fresh);
         }
         self.mark(id);
-        // The query tree holds the old box: it is rebuilt on the next query.
+        // The query trees hold the old box: they are rebuilt on the next query.
         self.tree.take();
+        if self.static_bits.get(id) {
+            self.static_tree.take();
+        }
         true
     }
 
@@ -345,6 +357,9 @@ impl SweepAndPrune {
             self.count -= 1;
             self.mark(id);
             self.tree.take();
+            if self.static_bits.get(id) {
+                self.static_tree.take();
+            }
         }
     }
 
@@ -356,6 +371,7 @@ impl SweepAndPrune {
         if present && self.static_bits.get(id) != is_static {
             self.static_bits.assign(id, is_static);
             self.mark(id);
+            self.static_tree.take();
         }
     }
 
@@ -476,6 +492,33 @@ impl SweepAndPrune {
         }
         out.sort_unstable();
         out.dedup();
+    }
+
+    /// [`query`](Self::query) over the static-flagged bodies only: the ids
+    /// of static bodies whose current fat box overlaps `aabb`, ascending.
+    /// Answered from a query tree over the static bodies, built on the first
+    /// call after a static body changed: a fast body sweeping through a
+    /// crowd meets its neighbours' boxes in the sweep-and-prune's regions,
+    /// here only the few static ones.
+    pub fn query_static(&self, aabb: &Aabb, out: &mut Vec<u32>) {
+        out.clear();
+        if !aabb.is_valid() {
+            return;
+        }
+        let q = canon_box(aabb);
+        let tree = self.static_tree.get_or_init(|| {
+            QueryTree::build(self.bodies.iter().enumerate().filter_map(|(i, b)| {
+                let listed = b.present && self.static_bits.get(i as u32);
+                b.fat.filter(|_| listed).map(|f| (i as u32, f))
+            }))
+        });
+        // The tree's boxes are padded: each candidate is tested exactly.
+        tree.query(&q, |id| {
+            if self.bodies[id as usize].fat.is_some_and(|f| f.overlaps(&q)) {
+                out.push(id);
+            }
+        });
+        out.sort_unstable();
     }
 }
 

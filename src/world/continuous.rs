@@ -232,7 +232,14 @@ impl World {
             let Some(bounds) = bounds else {
                 return;
             };
-            self.broadphase.query(&bounds, ids);
+            // Only bullets stop at dynamic bodies: the others ask the
+            // static and kinematic shapes alone (flagged static in the
+            // broadphase), which the loop below would otherwise pick out.
+            if bullets {
+                self.broadphase.query(&bounds, ids);
+            } else {
+                self.broadphase.query_static(&bounds, ids);
+            }
             let mut first = 1.0f32;
             for &p in ids.iter() {
                 let Some(proxy) = self.proxies.get(p as usize).copied() else {

@@ -138,3 +138,73 @@ fn the_query_tree_is_built_on_demand_and_dropped_when_a_fat_box_changes() {
     assert!(!sap.tree_is_built());
     assert_eq!(sap.tree().len(), 2);
 }
+
+/// `query_static` against brute force over the fat boxes and against
+/// `query` less the dynamic ids, through 400 random edits (moves, inserts,
+/// removals, static flags flipped, parked bodies), with and without a
+/// refresh between edit and query.
+#[test]
+fn static_query_matches_brute_force() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let mut sap = SweepAndPrune::new(SapConfig::default());
+    let mut statics = [false; 120];
+    let random_box = |next: &mut dyn FnMut() -> f32| {
+        let (x, y) = (next() * 40.0 - 20.0, next() * 40.0 - 20.0);
+        bx(x, y, x + 0.1 + 3.0 * next(), y + 0.1 + 3.0 * next())
+    };
+    for id in 0..120u32 {
+        statics[id as usize] = next() < 0.2;
+        sap.insert(id, random_box(&mut next), statics[id as usize]);
+    }
+    let (mut got, mut all) = (Vec::new(), Vec::new());
+    let mut hits = 0;
+    for round in 0..400 {
+        let id = (next() * 120.0) as u32;
+        match round % 5 {
+            0 => {
+                let b = random_box(&mut next);
+                sap.update(id, b, Vec2::new(next() - 0.5, next() - 0.5));
+            }
+            1 => {
+                statics[id as usize] = !statics[id as usize];
+                sap.set_static(id, statics[id as usize]);
+            }
+            2 => sap.remove(id),
+            3 => {
+                statics[id as usize] = next() < 0.5;
+                sap.insert(id, random_box(&mut next), statics[id as usize]);
+            }
+            _ => {
+                sap.update(id, bx(f32::NAN, 0.0, 1.0, 1.0), Vec2::ZERO);
+            }
+        }
+        if round % 2 == 0 {
+            sap.update_pairs();
+        }
+        // Random boxes, and the edited body's own box (which a stale tree
+        // would miss).
+        let own = sap.fat_aabb(id);
+        for k in 0..5 {
+            let q = match own {
+                Some(b) if k == 0 => b,
+                _ => random_box(&mut next),
+            };
+            sap.query_static(&q, &mut got);
+            let brute: Vec<u32> = (0..120u32)
+                .filter(|&i| statics[i as usize] && sap.fat_aabb(i).is_some_and(|f| f.overlaps(&q)))
+                .collect();
+            assert_eq!(got, brute, "round {round}");
+            sap.query(&q, &mut all);
+            all.retain(|&i| statics[i as usize]);
+            assert_eq!(got, all, "round {round}");
+            hits += got.len();
+        }
+    }
+    assert!(hits > 200, "too few hits to test: {hits}");
+}
