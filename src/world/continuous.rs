@@ -107,8 +107,7 @@ impl World {
             let b = self.slots[body as usize].body.as_ref()?;
             Some((b.kind, &b.colliders.get(child as usize)?.shape))
         };
-        for &k in &self.scratch.touching {
-            let c = &self.contacts[k as usize];
+        for c in &self.scratch.touching {
             if !(listed(c.body_a) || listed(c.body_b)) {
                 continue;
             }

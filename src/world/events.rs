@@ -2,7 +2,7 @@
 //! the contact list (deterministic), reported through `World::take_events`
 //! when asked for.
 
-use super::world::{Contact, World, WorldEvent};
+use super::world::{Contact, Touch, World, WorldEvent};
 
 impl World {
     /// Turns contact begin and end events on or off (off by default: a busy
@@ -74,8 +74,8 @@ impl World {
         self.scratch.touching.extend(
             list.order()
                 .iter()
-                .copied()
-                .filter(|&k| list[k as usize].manifold.count > 0),
+                .filter(|&&k| list[k as usize].manifold.count > 0)
+                .map(|&k| Touch::of(k, &list[k as usize])),
         );
     }
 }

@@ -91,8 +91,7 @@ impl World {
         held.resize(bodies.len(), false);
         // A constraint is known by its contact's position in the touching
         // list, which is list order (the mass-ratio forest sorts by it).
-        for (at, &k) in self.scratch.touching.iter().enumerate() {
-            let c = &self.contacts[k as usize];
+        for (at, c) in self.scratch.touching.iter().enumerate() {
             held[c.body_a as usize] = true;
             held[c.body_b as usize] = true;
             let (ba, bb) = (
@@ -244,7 +243,7 @@ impl World {
         joint_lanes.finish(&mut joints);
 
         constraints.for_each_impulses(|contact, normal, tangent, rolling, count| {
-            let k = self.scratch.touching[contact as usize];
+            let k = self.scratch.touching[contact as usize].slot;
             let m = &mut self.contacts[k as usize].manifold;
             m.rolling_impulse = rolling;
             for (k, p) in m.points[..count].iter_mut().enumerate() {

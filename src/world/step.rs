@@ -15,7 +15,7 @@
 
 use super::buried::Deep;
 use super::timer::Stopwatch;
-use super::world::World;
+use super::world::{Touch, World};
 use crate::dynamics::{Body, BodyKind, Collider};
 use crate::math::Vec2;
 use crate::narrowphase::dispatch;
@@ -271,7 +271,7 @@ impl World {
                 }
             }
             if c.manifold.count > 0 {
-                touching.push(k);
+                touching.push(Touch::of(k, c));
             }
         }
         self.scratch.touching = touching;
@@ -335,8 +335,7 @@ impl World {
         let rest = &mut self.scratch.island_rest;
         rest.clear();
         rest.resize(n, f32::INFINITY);
-        for &k in &self.scratch.touching {
-            let c = &self.contacts[k as usize];
+        for c in &self.scratch.touching {
             let (Some(ba), Some(bb)) = (
                 self.slots[c.body_a as usize].body.as_ref(),
                 self.slots[c.body_b as usize].body.as_ref(),

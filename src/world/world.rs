@@ -18,7 +18,7 @@ mod readout;
 mod removal;
 mod wake;
 
-pub(crate) use super::contact_pool::{Contact, ContactList, MergeBuffers};
+pub(crate) use super::contact_pool::{Contact, ContactList, MergeBuffers, Touch};
 pub use super::event::WorldEvent;
 
 /// Wall-clock time of each stage of the last step (ms). For display only:
@@ -116,11 +116,11 @@ pub(crate) struct Scratch {
     pub joint_with_next: Vec<bool>,
     pub joint_lanes: JointLanes,
     pub joint_wavefront: Wavefront,
-    /// This step's touching contacts (with at least one point), as indices
-    /// into `contacts` in their order: set by the narrowphase, kept in step
-    /// by `drop_contacts`, read by the stages after it, which so skip the
-    /// pairs whose boxes only overlap.
-    pub touching: Vec<u32>,
+    /// This step's touching contacts (with at least one point), in list
+    /// order: set by the narrowphase, kept in step by `drop_contacts`, read
+    /// by the stages after it, which so skip the pairs whose boxes only
+    /// overlap.
+    pub touching: Vec<Touch>,
     /// Contacts that began or ended touching this step (contact events).
     pub ended: Vec<Contact>,
     pub joint_forest: JointForest,
