@@ -62,13 +62,16 @@ impl World {
     /// Drops the contacts `keep` refuses, reporting the touching ones as
     /// ended when contact events are on.
     pub(crate) fn drop_contacts(&mut self, keep: impl Fn(&Contact) -> bool) {
-        let mut dropped = Vec::new();
+        // The step's scratch list of changed contacts is free here.
+        let mut dropped = std::mem::take(&mut self.scratch.ended);
+        dropped.clear();
         self.contacts.retain(keep, &mut dropped);
         if self.contact_events {
             for c in &dropped {
                 self.events.push(self.contact_end(c));
             }
         }
+        self.scratch.ended = dropped;
         let list = &self.contacts;
         self.scratch.touching.clear();
         self.scratch.touching.extend(
