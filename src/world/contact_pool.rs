@@ -101,6 +101,16 @@ pub(crate) struct MergeBuffers {
     slots: Vec<Contact>,
 }
 
+impl MergeBuffers {
+    /// Empties the buffers for a merge of about `len` entries.
+    fn start(&mut self, len: usize) {
+        self.order.clear();
+        self.keys.clear();
+        self.order.reserve(len);
+        self.keys.reserve(len);
+    }
+}
+
 impl std::ops::Index<usize> for ContactList {
     type Output = Contact;
     fn index(&self, slot: usize) -> &Contact {
@@ -203,18 +213,11 @@ impl ContactList {
     ) {
         let (slots, free) = (&mut self.slots, &mut self.free);
         let (old, old_keys) = (&self.order, &self.keys);
-        buf.order.clear();
-        buf.keys.clear();
+        buf.start(old.len());
         let (mut i, mut kept) = (0, 0);
-        let mut drop = |k: u32, free: &mut Vec<u32>, slots: &[Contact]| {
-            if events && slots[k as usize].manifold.count > 0 {
-                ended.push(slots[k as usize]);
-            }
-            free.push(k);
-        };
         for &key in pairs {
             while i < old.len() && old_keys[i] < key {
-                drop(old[i], free, slots);
+                Self::release(slots, free, old[i], events, ended);
                 i += 1;
             }
             if i < old.len() && old_keys[i] == key {
@@ -230,12 +233,9 @@ impl ContactList {
             }
         }
         for &k in &old[i..] {
-            drop(k, free, slots);
+            Self::release(slots, free, k, events, ended);
         }
-        // Each slot freed or taken.
-        self.scattered += old.len() + buf.order.len() - 2 * kept;
-        std::mem::swap(&mut self.order, &mut buf.order);
-        std::mem::swap(&mut self.keys, &mut buf.keys);
+        self.adopt(buf, kept);
     }
 
     /// Rebuilds the order from the last one and sorted lists of added and
@@ -252,10 +252,7 @@ impl ContactList {
     ) {
         let (slots, free) = (&mut self.slots, &mut self.free);
         let (old, old_keys) = (&self.order, &self.keys);
-        buf.order.clear();
-        buf.keys.clear();
-        buf.order.reserve(old.len() + added.len());
-        buf.keys.reserve(old.len() + added.len());
+        buf.start(old.len() + added.len());
         let (mut i, mut na, mut nr, mut kept) = (0, 0, 0, 0);
         loop {
             // The next change in pair order.
@@ -281,11 +278,7 @@ impl ContactList {
                 nr += 1;
                 // A removed pair that never collided has no contact.
                 if old_keys.get(i) == Some(&key) {
-                    let k = old[i];
-                    if events && slots[k as usize].manifold.count > 0 {
-                        ended.push(slots[k as usize]);
-                    }
-                    free.push(k);
+                    Self::release(slots, free, old[i], events, ended);
                     i += 1;
                 }
             }
@@ -293,7 +286,29 @@ impl ContactList {
         buf.order.extend_from_slice(&old[i..]);
         buf.keys.extend_from_slice(&old_keys[i..]);
         kept += old.len() - i;
-        self.scattered += old.len() + buf.order.len() - 2 * kept;
+        self.adopt(buf, kept);
+    }
+
+    /// Frees the slot of a contact whose pair went, pushing the contact onto
+    /// `ended` first if it was touching and `events` are on.
+    fn release(
+        slots: &[Contact],
+        free: &mut Vec<u32>,
+        k: u32,
+        events: bool,
+        ended: &mut Vec<Contact>,
+    ) {
+        if events && slots[k as usize].manifold.count > 0 {
+            ended.push(slots[k as usize]);
+        }
+        free.push(k);
+    }
+
+    /// Takes the order a merge built in `buf`, of which `kept` entries were
+    /// in the old one; the old order's buffers go back to `buf`.
+    fn adopt(&mut self, buf: &mut MergeBuffers, kept: usize) {
+        // Each slot freed or taken.
+        self.scattered += self.order.len() + buf.order.len() - 2 * kept;
         std::mem::swap(&mut self.order, &mut buf.order);
         std::mem::swap(&mut self.keys, &mut buf.keys);
     }
