@@ -171,8 +171,12 @@ struct ContactGeometry {
 /// it came from.
 #[derive(Clone, Copy, Debug)]
 struct ConstraintInfo {
-    /// Index of the contact it came from, to store impulses back.
+    /// The contact's position in the step's touching list (which orders
+    /// constraints independently of how they were bundled).
     contact: u32,
+    /// The contact's slot in the pool, to store impulses back without
+    /// reading the touching list again.
+    slot: u32,
     restitution: f32,
     /// Normal relative velocity at step start (negative = approaching).
     approach: [f32; 2],
@@ -218,6 +222,7 @@ impl ContactConstraints {
     pub fn push(
         &mut self,
         contact: u32,
+        slot: u32,
         a: u32,
         b: u32,
         body_a: &Body,
@@ -327,6 +332,7 @@ impl ContactConstraints {
         });
         self.info.push(ConstraintInfo {
             contact,
+            slot,
             restitution,
             approach,
         });

@@ -120,6 +120,7 @@ impl World {
             };
             block.push(
                 at as u32,
+                c.slot,
                 c.body_a,
                 c.body_b,
                 ba,
@@ -242,9 +243,8 @@ impl World {
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &poses, &params);
         joint_lanes.finish(&mut joints);
 
-        constraints.for_each_impulses(|contact, normal, tangent, rolling, count| {
-            let k = self.scratch.touching[contact as usize].slot;
-            let m = &mut self.contacts[k as usize].manifold;
+        constraints.for_each_impulses(|slot, normal, tangent, rolling, count| {
+            let m = &mut self.contacts[slot as usize].manifold;
             m.rolling_impulse = rolling;
             for (k, p) in m.points[..count].iter_mut().enumerate() {
                 p.normal_impulse = normal[k];

@@ -69,6 +69,28 @@ impl VelocityBundle {
         }
     }
 
+    /// Stores a constraint that was just built into lane `l` of a bundle
+    /// that was just made (all zero), leaving out what the anchor update
+    /// sets before anything reads it (normal, arms, bias, masses along the
+    /// normal, the block matrix): [`VelocityBundle::set_lane`] with those
+    /// stores saved.
+    pub(super) fn set_new_lane(&mut self, l: usize, c: &VelocityConstraint) {
+        self.a[l] = c.a;
+        self.b[l] = c.b;
+        put(&mut self.friction, l, c.friction);
+        self.count[l] = c.count;
+        put(&mut self.impact, l, if c.impact { 1.0 } else { 0.0 });
+        put(&mut self.rolling_arm, l, c.rolling_arm);
+        put(&mut self.angular_mass, l, c.angular_mass);
+        put(&mut self.rolling_impulse, l, c.rolling_impulse);
+        for (p, s) in self.points.iter_mut().zip(&c.points) {
+            put(&mut p.tangent_mass, l, s.tangent_mass);
+            put(&mut p.normal_impulse, l, s.normal_impulse);
+            put(&mut p.tangent_impulse, l, s.tangent_impulse);
+            put(&mut p.max_normal_impulse, l, s.max_normal_impulse);
+        }
+    }
+
     /// Zeroes the impulses of the lanes that are impacts, as the anchor
     /// update does (`update_one`: an impact starts every substep afresh).
     pub(super) fn forget_impacts(&mut self) {

@@ -285,7 +285,7 @@ impl ContactBundles {
         for l in 0..LANES {
             let i = lanes.get(l).copied().unwrap_or(lanes[0]) as usize;
             debug_assert_eq!(block.geometry[i].count == 1, single, "mixed bundle");
-            v.set_lane(l, &block.velocity[i]);
+            v.set_new_lane(l, &block.velocity[i]);
             g.set_lane(l, &block.geometry[i]);
         }
         v.writes = Writes::new(&v.a, &v.b, fill, bodies);
@@ -296,15 +296,15 @@ impl ContactBundles {
         (v.inv_mass_b, v.inv_inertia_b) = (g.inv_mass_b, g.inv_inertia_b);
     }
 
-    /// Calls `f(contact, normal impulses, tangent impulses, rolling impulse,
-    /// count)` for every constraint, to store its impulses for next step's
-    /// warm start.
+    /// Calls `f(slot, normal impulses, tangent impulses, rolling impulse,
+    /// count)` for every constraint, with its contact's slot in the pool, to
+    /// store its impulses for next step's warm start.
     pub fn for_each_impulses(&self, mut f: impl FnMut(u32, [f32; 2], [f32; 2], f32, usize)) {
         for (v, info) in self.velocity.iter().zip(&self.info) {
             for (l, info) in info.iter().enumerate().take(v.fill as usize) {
                 let [p1, p2] = &v.points;
                 f(
-                    info.contact,
+                    info.slot,
                     [get(&p1.normal_impulse, l), get(&p2.normal_impulse, l)],
                     [get(&p1.tangent_impulse, l), get(&p2.tangent_impulse, l)],
                     get(&v.rolling_impulse, l),

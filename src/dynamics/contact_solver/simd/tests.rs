@@ -428,6 +428,7 @@ fn restitution_in_bundles_matches_the_scalar_routines() {
             };
             ConstraintInfo {
                 contact: l as u32,
+                slot: l as u32,
                 restitution: if g.coin(0.5) { 0.0 } else { g.f(0.0, 1.0) },
                 approach: [approach(&mut g), approach(&mut g)],
             }
