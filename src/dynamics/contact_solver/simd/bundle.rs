@@ -39,21 +39,16 @@ impl VelocityBundle {
         }
     }
 
-    /// Stores a scalar constraint into lane `l`.
+    /// Stores a scalar constraint into lane `l`: what
+    /// [`VelocityBundle::set_new_lane`] stores, and what the anchor update
+    /// sets.
     pub(super) fn set_lane(&mut self, l: usize, c: &VelocityConstraint) {
-        self.a[l] = c.a;
-        self.b[l] = c.b;
-        put(&mut self.friction, l, c.friction);
-        self.count[l] = c.count;
+        self.set_new_lane(l, c);
         self.block_ok = self.block_ok & !(1 << l) | (c.block_ok as u8) << l;
         put(&mut self.k11, l, c.k[0]);
         put(&mut self.k12, l, c.k[1]);
         put(&mut self.k22, l, c.k[2]);
         put(&mut self.inv_det, l, c.k[3]);
-        put(&mut self.impact, l, if c.impact { 1.0 } else { 0.0 });
-        put(&mut self.rolling_arm, l, c.rolling_arm);
-        put(&mut self.angular_mass, l, c.angular_mass);
-        put(&mut self.rolling_impulse, l, c.rolling_impulse);
         for (p, s) in self.points.iter_mut().zip(&c.points) {
             p.normal.set_lane(l, s.normal);
             put(&mut p.arm_na, l, s.arm_na);
@@ -62,10 +57,6 @@ impl VelocityBundle {
             put(&mut p.arm_tb, l, s.arm_tb);
             put(&mut p.bias, l, s.bias);
             put(&mut p.mass, l, s.mass);
-            put(&mut p.tangent_mass, l, s.tangent_mass);
-            put(&mut p.normal_impulse, l, s.normal_impulse);
-            put(&mut p.tangent_impulse, l, s.tangent_impulse);
-            put(&mut p.max_normal_impulse, l, s.max_normal_impulse);
         }
     }
 
