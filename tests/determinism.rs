@@ -62,6 +62,8 @@ fn steps_checked(name: &str) -> Vec<u64> {
 }
 
 /// Runs a shipped scene and returns the hash after each of `steps` (sorted).
+/// On the way it checks that no body of a shipped scene blows up (is
+/// frozen): `smash` once did, and its hashes hid it.
 fn hashes_at(name: &str, steps: &[u64]) -> Vec<(u64, u64)> {
     let scene = Scene::builtin(name).unwrap_or_else(|| panic!("no shipped scene {name}"));
     let mut world = scene.build().unwrap_or_else(|e| panic!("{e}"));
@@ -70,6 +72,14 @@ fn hashes_at(name: &str, steps: &[u64]) -> Vec<(u64, u64)> {
         while world.step_index() < s {
             world.step();
         }
+        let events = world.take_events();
+        let frozen = events
+            .iter()
+            .find(|e| matches!(e, minkowski::world::WorldEvent::BodyFrozen { .. }));
+        assert!(
+            frozen.is_none(),
+            "scene `{name}` froze a body by step {s}: {frozen:?}"
+        );
         out.push((s, world.state_hash()));
     }
     out
