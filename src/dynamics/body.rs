@@ -254,9 +254,15 @@ pub struct Body {
     pub(crate) bullet: bool,
     pub(crate) awake: bool,
     pub(crate) sleep_time: f32,
-    /// Velocity and spin when the body's present rest began: a body whose
-    /// velocity drifts away from them is still being accelerated (see
+    /// The body's realized motion over the last steps (m/s, rad/s): each
+    /// step's change of pose over `dt`, smoothed over about 0.1 s (see
     /// `World::update_sleep`).
+    #[serde(default)]
+    pub(crate) moved_v: Vec2,
+    #[serde(default)]
+    pub(crate) moved_w: f32,
+    /// The smoothed motion when the body's present rest began: a body whose
+    /// motion drifts away from it is still being accelerated.
     #[serde(default)]
     pub(crate) rest_v: Vec2,
     #[serde(default)]
@@ -426,6 +432,8 @@ impl Body {
             bullet: def.bullet,
             awake: def.kind != BodyKind::Static && def.awake,
             sleep_time: 0.0,
+            moved_v: Vec2::ZERO,
+            moved_w: 0.0,
             rest_v: Vec2::ZERO,
             rest_w: 0.0,
             sleep_island: u32::MAX,

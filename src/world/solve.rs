@@ -49,7 +49,16 @@ impl World {
         moving.clear();
         integration.clear();
         poses.resize(self.slots.len(), SolverPose::default());
+        let mut start = std::mem::take(&mut self.scratch.step_start);
+        start.clear();
         for (i, slot) in self.slots.iter().enumerate() {
+            start.push(
+                slot.body
+                    .as_ref()
+                    .map_or((Vec2::ZERO, crate::math::Rot::IDENTITY), |b| {
+                        (b.center, b.xf.rot)
+                    }),
+            );
             match slot.body.as_ref() {
                 Some(b) if b.awake && !b.frozen => {
                     bodies.push(SolverBody {
@@ -269,6 +278,7 @@ impl World {
         self.scratch.moving = moving;
         self.scratch.integration = integration;
         self.scratch.constraints = constraints;
+        self.scratch.step_start = start;
     }
 
     fn write_back(&mut self, bodies: &[SolverBody], poses: &[SolverPose]) {

@@ -21,11 +21,15 @@ use crate::math::Vec2;
 use crate::narrowphase::dispatch;
 use crate::shape::Shape;
 
-/// How far (as a fraction of the sleep velocity) a resting body's velocity
-/// may drift from what it was when its rest began before the rest starts
-/// afresh. Velocity noise in a settled pile stays well inside it; a steady
-/// acceleration does not.
+/// How far (as a fraction of the sleep velocity) a resting body's smoothed
+/// motion may drift from what it was when its rest began before the rest
+/// starts afresh. The jitter of a settled pile stays well inside it; a
+/// steady acceleration does not.
 const REST_DRIFT: f32 = 0.25;
+
+/// Time constant (s) of the smoothing of a body's realized motion that the
+/// sleep stage reads.
+const MOTION_SMOOTHING: f32 = 0.1;
 
 /// One side of a shape pair: the body and its shape.
 pub(super) type Side<'w> = (&'w Body, &'w Collider);
@@ -313,6 +317,7 @@ impl World {
         let s = self.settings;
         let n = self.slots.len();
         let dragged = self.drag.map(|d| d.body.index);
+        let start = &self.scratch.step_start;
         for (i, slot) in self.slots.iter_mut().enumerate() {
             let Some(b) = slot.body.as_mut() else {
                 continue;
@@ -320,7 +325,23 @@ impl World {
             if !b.awake || b.kind != BodyKind::Dynamic {
                 continue;
             }
-            let point_speed = b.v.length() + b.extent * b.w.abs();
+            // Rest is judged by the body's realized motion, not the solver's
+            // velocity: a body wedged in a jam keeps a velocity that each
+            // substep's position passes undo (or the continuous stage takes
+            // back), and goes nowhere. The motion is smoothed over about
+            // `MOTION_SMOOTHING` seconds, so a jam's jitter averages out.
+            let (c0, r0) = start.get(i).copied().unwrap_or((b.center, b.xf.rot));
+            let v = (b.center - c0) / s.dt;
+            // The step's turn; its sine where the turn is under a quarter
+            // turn (equal to the angle to 1e-7 rad at the sleep velocity,
+            // and no trigonometry for every awake body).
+            let dq = r0.inv_mul(b.xf.rot);
+            let turn = if dq.cos > 0.0 { dq.sin } else { dq.angle() };
+            let w = turn / s.dt;
+            let k = (s.dt / MOTION_SMOOTHING).min(1.0);
+            b.moved_v += k * (v - b.moved_v);
+            b.moved_w += k * (w - b.moved_w);
+            let point_speed = b.moved_v.length() + b.extent * b.moved_w.abs();
             let threshold = b.sleep_threshold.unwrap_or(s.sleep_velocity);
             let resting = point_speed <= threshold && dragged != Some(i as u32);
             if !resting {
@@ -331,11 +352,11 @@ impl World {
             // direction (a nearly round body rocking slowly through a
             // turning point) starts its rest afresh, or it would freeze
             // mid-swing.
-            let drift = (b.v - b.rest_v).length() + b.extent * (b.w - b.rest_w).abs();
+            let drift = (b.moved_v - b.rest_v).length() + b.extent * (b.moved_w - b.rest_w).abs();
             if b.sleep_time == 0.0 || drift > REST_DRIFT * threshold {
                 b.sleep_time = 0.0;
-                b.rest_v = b.v;
-                b.rest_w = b.w;
+                b.rest_v = b.moved_v;
+                b.rest_w = b.moved_w;
             }
             b.sleep_time += s.dt;
         }
@@ -384,6 +405,8 @@ impl World {
                 b.awake = false;
                 b.v = Vec2::ZERO;
                 b.w = 0.0;
+                b.moved_v = Vec2::ZERO;
+                b.moved_w = 0.0;
                 b.sleep_time = 0.0;
                 b.sleep_island = island_base.wrapping_add(r as u32);
                 used = true;

@@ -81,6 +81,10 @@ pub struct ContactView<'w> {
 pub(crate) struct Scratch {
     pub solver_bodies: Vec<SolverBody>,
     pub solver_poses: Vec<SolverPose>,
+    /// Per slot: the centre of mass and rotation at the start of the step's
+    /// solve (read by the sleep stage, which judges rest by how far a body
+    /// really moved over the step).
+    pub step_start: Vec<(Vec2, crate::math::Rot)>,
     /// Slots of the bodies that move this step (awake, not frozen).
     pub moving: Vec<u32>,
     /// Gravity and damping of the awake dynamic bodies.

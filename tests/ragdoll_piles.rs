@@ -1,0 +1,78 @@
+//! Piles of ragdolls from many starts come to rest and sleep (issues 14 and
+//! 15: a pile must not sleep by luck).
+//!
+//! The shipped `ragdolls` scene is one start. Here its twelve ragdolls are
+//! dropped from sixteen seeded variations of it: each column's origin and
+//! the step from one ragdoll to the next are drawn from a `ChaCha8Rng`.
+//! Judged by the solver's velocity, 4 of these 16 piles slept within 20 s:
+//! ragdolls wedge into jams where a limb keeps a velocity that each
+//! substep's position passes undo, so it never moves and never rests. Rest
+//! is now judged by the motion bodies really make (see
+//! `World::update_sleep`).
+
+use minkowski::scene::Scene;
+use minkowski::BodyKind;
+use rand::{RngExt, SeedableRng};
+
+/// The `ragdolls` scene with its two columns of six moved and spread by
+/// the seed.
+fn pile(seed: u64) -> Scene {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let left = -1.5 + rng.random_range(0.0f32..0.6);
+    let right = 1.8 - rng.random_range(0.0f32..0.6);
+    let left_step = rng.random_range(0.3f32..0.8);
+    let right_step = -rng.random_range(0.3f32..0.8);
+    let text = format!(
+        "Scene(name: \"ragdoll pile {seed}\", bodies: [
+            (shape: Rect(hx: 4.0, hy: 0.5), kind: Static, pos: (0.0, -0.5)),
+            (shape: Rect(hx: 0.5, hy: 5.0), kind: Static, pos: (-4.5, 4.5)),
+            (shape: Rect(hx: 0.5, hy: 5.0), kind: Static, pos: (4.5, 4.5)),
+        ], generators: [
+            Ragdoll(origin: ({left}, 0.5), count: 6, spacing: ({left_step}, 2.1)),
+            Ragdoll(origin: ({right}, 1.5), count: 6, spacing: ({right_step}, 2.1)),
+        ])"
+    );
+    Scene::from_ron_str(&text, "ragdoll pile").unwrap()
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "16 piles of 12 ragdolls for up to 20 s: run with cargo test --release"
+)]
+fn ragdoll_piles_from_many_starts_sleep() {
+    let mut asleep = 0;
+    let mut times = Vec::new();
+    for seed in 0..16u64 {
+        let mut w = pile(seed).build().unwrap();
+        let mut slept = None;
+        for k in 0..1200 {
+            w.step();
+            if w.awake_count() == 0 {
+                slept = Some(k + 1);
+                break;
+            }
+        }
+        for (_, b) in w.bodies().filter(|(_, b)| b.kind() == BodyKind::Dynamic) {
+            let p = b.position();
+            assert!(
+                !b.is_frozen() && p.is_finite(),
+                "seed {seed}: a body at {p}"
+            );
+            assert!(
+                p.y > -0.2 && p.x.abs() < 4.0,
+                "seed {seed}: out of the pit at {p}"
+            );
+        }
+        asleep += slept.is_some() as u32;
+        times.push(slept.map_or("awake".to_string(), |k| format!("{:.1} s", k as f32 / 60.0)));
+    }
+    println!("ragdoll piles asleep within 20 s: {asleep} of 16: {times:?}");
+    // 12 of 16 today, 4 when rest was judged by the solver's velocity. The
+    // four still awake hold limbs that the solver keeps swinging (see
+    // docs/2026-11-27-jams-and-phantom-velocity.md): all 16 is the goal.
+    assert!(
+        asleep >= 12,
+        "only {asleep} of 16 piles asleep at 20 s: {times:?}"
+    );
+}
