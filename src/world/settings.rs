@@ -48,7 +48,9 @@ pub struct WorldSettings {
     pub restitution_threshold: f32,
     /// A body may sleep while its fastest point moves slower than this (m/s):
     /// `|v| + extent·|ω|`, extent being the farthest the shape reaches from
-    /// its centre of mass (scale-aware, as in Box2D v3).
+    /// its centre of mass (scale-aware, as in Box2D v3). `v` and `ω` are the
+    /// motion the body really made over the last steps (its pose change,
+    /// smoothed over 0.1 s), not the solver's velocity.
     pub sleep_velocity: f32,
     /// Time (s) an island must rest before it sleeps.
     pub time_to_sleep: f32,
