@@ -415,28 +415,6 @@ fn bad_joints_are_refused() {
 }
 
 #[test]
-fn a_pile_of_ragdolls_sleeps() {
-    let scene = minkowski::scene::Scene::builtin("ragdolls").unwrap();
-    let mut w = scene.build().unwrap();
-    assert_eq!(w.joint_count(), 108);
-    let mut asleep_at = None;
-    for k in 0..1200 {
-        w.step();
-        if w.awake_count() == 0 {
-            asleep_at = Some(k + 1);
-            break;
-        }
-    }
-    let steps = asleep_at.expect("the pile is still awake after 20 s");
-    println!("ragdolls asleep after {:.1} s", steps as f32 / 60.0);
-    // Nothing fell through the floor or out of the pit.
-    for (_, b) in w.bodies().filter(|(_, b)| b.kind() == BodyKind::Dynamic) {
-        let p = b.position();
-        assert!(p.y > -0.2 && p.x.abs() < 4.0, "a body at {p}");
-    }
-}
-
-#[test]
 fn jointed_bodies_collide_only_when_asked() {
     for collide in [false, true] {
         let mut w = world();
