@@ -124,3 +124,102 @@ impl Integration {
         b.w /= self.angular;
     }
 }
+
+/// Removes the part of each moving body's velocity that the substep's
+/// position passes just moved it against: `before` holds the bodies'
+/// translations (in `moving` order) before the passes.
+///
+/// A body whose passes moved it by `d` while its velocity `v` points against
+/// `d` was held back: a contact or a joint would not let it go where `v`
+/// takes it. Left alone, that velocity survives every substep (the passes
+/// change poses, not velocities), and a body wedged in a jam, or a column
+/// of boxes pressed together by its own ringing, keeps moving in the velocity
+/// pass and going nowhere, which feeds the next fight. The component of `v`
+/// along `d` is reduced by at most `|d| / h`, the speed of the correction
+/// itself, and never past zero: velocity is only removed, never added or
+/// turned round, so no energy comes from it. Position-based dynamics sets
+/// the velocity to the whole correction over `h` (pushing bodies apart
+/// at that speed); this keeps only the half of that rule that slows.
+///
+/// Translation only. The passes' turns were tried too: the ragdoll piles
+/// slept a little more often, the 64 random piles less (see
+/// `docs/2026-11-27-velocity-held-back.md`).
+pub(crate) fn drop_resisted_velocity(
+    bodies: &mut [SolverBody],
+    poses: &[SolverPose],
+    moving: &[u32],
+    before: &[Vec2],
+    inv_h: f32,
+) {
+    for (&i, &p0) in moving.iter().zip(before) {
+        let d = poses[i as usize].dp - p0;
+        let b = &mut bodies[i as usize];
+        let along = b.v.dot(d);
+        if along < 0.0 {
+            let len = d.length();
+            let removed = (-along / len).min(len * inv_h);
+            b.v += removed * (d / len);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    fn moved(v: Vec2, d: Vec2, h: f32) -> Vec2 {
+        let mut bodies = [SolverBody {
+            v,
+            w: 0.7,
+            inv_mass: 1.0,
+            inv_inertia: 1.0,
+        }];
+        let poses = [SolverPose {
+            dp: d,
+            dq: Rot::IDENTITY,
+        }];
+        drop_resisted_velocity(&mut bodies, &poses, &[0], &[Vec2::ZERO], 1.0 / h);
+        assert_eq!(bodies[0].w, 0.7, "the spin is left alone");
+        bodies[0].v
+    }
+
+    #[test]
+    fn held_back_velocity_is_removed_up_to_the_corrections_speed() {
+        let h = 0.01;
+        // Falling at 1 m/s, pushed up 2 mm: 0.2 m/s of the fall removed.
+        let v = moved(Vec2::new(0.5, -1.0), Vec2::new(0.0, 0.002), h);
+        assert!((v - Vec2::new(0.5, -0.8)).length() < 1e-6, "{v}");
+        // Pushed up 2 cm: the whole fall removed, never turned into a rise.
+        let v = moved(Vec2::new(0.5, -1.0), Vec2::new(0.0, 0.02), h);
+        assert!((v - Vec2::new(0.5, 0.0)).length() < 1e-6, "{v}");
+        // Pushed along the motion, across it, or not at all: unchanged.
+        for d in [Vec2::new(0.0, -0.01), Vec2::new(0.01, 0.0), Vec2::ZERO] {
+            let v = moved(Vec2::new(0.0, -1.0), d, h);
+            assert_eq!(v, Vec2::new(0.0, -1.0), "{d}");
+        }
+    }
+
+    #[test]
+    fn velocity_is_only_ever_slowed_along_the_correction() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let h = 1.0 / 240.0;
+        for _ in 0..10_000 {
+            let mut r = |s: f32| Vec2::new(rng.random_range(-s..s), rng.random_range(-s..s));
+            let (v0, d) = (r(5.0), r(0.02));
+            let v = moved(v0, d, h);
+            // Kinetic energy never grows; the change lies along d, against
+            // the motion, at most |d| / h, and v never turns round along d.
+            assert!(v.length_squared() <= v0.length_squared() * (1.0 + 1e-6) + 1e-12);
+            let dv = v - v0;
+            assert!(dv.perp_dot(d).abs() <= 1e-5 * (1.0 + dv.length() * d.length()));
+            assert!(dv.dot(d) >= -1e-9);
+            assert!(dv.length() <= d.length() / h * (1.0 + 1e-5) + 1e-6);
+            if v0.dot(d) < 0.0 {
+                assert!(v.dot(d) <= 1e-5 * d.length() * (1.0 + v0.length()));
+            } else {
+                assert_eq!(v, v0);
+            }
+        }
+    }
+}

@@ -8,6 +8,7 @@
 //!              velocity iterations: joints, then contacts
 //!              integrate positions
 //!              position pass (NGS): joints, then contacts
+//!              velocity the position passes held back removed
 //! then:        restitution; joint reactions (and breaking)
 //! ```
 
@@ -16,7 +17,7 @@ use super::world::{World, WorldEvent};
 use crate::dynamics::contact_solver::{self, SolverParams};
 use crate::dynamics::joint::JointParams;
 use crate::dynamics::schedule::BLOCK;
-use crate::dynamics::solver_body::{Integration, SolverBody, SolverPose};
+use crate::dynamics::solver_body::{drop_resisted_velocity, Integration, SolverBody, SolverPose};
 use crate::dynamics::BodyKind;
 use crate::math::{is_finite_vec, Vec2};
 
@@ -44,6 +45,7 @@ impl World {
         let mut poses = std::mem::take(&mut self.scratch.solver_poses);
         let mut moving = std::mem::take(&mut self.scratch.moving);
         let mut integration = std::mem::take(&mut self.scratch.integration);
+        let mut before = std::mem::take(&mut self.scratch.before_passes);
         bodies.clear();
         poses.clear();
         moving.clear();
@@ -244,10 +246,13 @@ impl World {
                     poses[g.body as usize].dp += d;
                 }
             }
+            before.clear();
+            before.extend(moving.iter().map(|&i| poses[i as usize].dp));
             // Each joint banks the substep's impulses as its position pass
             // visits it (`joint_order` holds every joint once).
             joint_lanes.end_substep(&mut joints, &mut poses, &joint_params);
             contact_solver::solve_positions(&constraints, &mut poses, &params);
+            drop_resisted_velocity(&mut bodies, &poses, &moving, &before, 1.0 / h);
         }
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &poses, &params);
         joint_lanes.finish(&mut joints);
@@ -277,6 +282,7 @@ impl World {
         self.scratch.solver_poses = poses;
         self.scratch.moving = moving;
         self.scratch.integration = integration;
+        self.scratch.before_passes = before;
         self.scratch.constraints = constraints;
         self.scratch.step_start = start;
     }

@@ -87,6 +87,9 @@ pub(crate) struct Scratch {
     pub step_start: Vec<(Vec2, crate::math::Rot)>,
     /// Slots of the bodies that move this step (awake, not frozen).
     pub moving: Vec<u32>,
+    /// Per moving body: its translation before the substep's position
+    /// passes (see [`crate::dynamics::solver_body::drop_resisted_velocity`]).
+    pub before_passes: Vec<Vec2>,
     /// Gravity and damping of the awake dynamic bodies.
     pub integration: Vec<Integration>,
     pub constraints: ContactBundles,
