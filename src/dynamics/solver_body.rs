@@ -141,8 +141,9 @@ impl Integration {
 /// the velocity to the whole correction over `h` (pushing bodies apart
 /// at that speed); this keeps only the half of that rule that slows.
 ///
-/// Translation only. The passes' turns were tried too: the ragdoll piles
-/// slept a little more often, the 64 random piles less (see
+/// Translation only. Removing spin as well (alone, or with translation in the
+/// bodies' mass metric) let more ragdoll piles sleep, but set a still,
+/// loaded chain wobbling or left some random piles turning for good (see
 /// `docs/2026-11-27-velocity-held-back.md`).
 pub(crate) fn drop_resisted_velocity(
     bodies: &mut [SolverBody],
@@ -156,9 +157,13 @@ pub(crate) fn drop_resisted_velocity(
         let b = &mut bodies[i as usize];
         let along = b.v.dot(d);
         if along < 0.0 {
+            // A correction too small for its length to be represented
+            // (under about 1e-19 m) is left alone, not divided by zero.
             let len = d.length();
-            let removed = (-along / len).min(len * inv_h);
-            b.v += removed * (d / len);
+            if len > 0.0 {
+                let removed = (-along / len).min(len * inv_h);
+                b.v += removed * (d / len);
+            }
         }
     }
 }
@@ -194,7 +199,13 @@ mod tests {
         let v = moved(Vec2::new(0.5, -1.0), Vec2::new(0.0, 0.02), h);
         assert!((v - Vec2::new(0.5, 0.0)).length() < 1e-6, "{v}");
         // Pushed along the motion, across it, or not at all: unchanged.
-        for d in [Vec2::new(0.0, -0.01), Vec2::new(0.01, 0.0), Vec2::ZERO] {
+        // A correction whose length underflows (1e-25 m squared is 0 in f32).
+        for d in [
+            Vec2::new(0.0, -0.01),
+            Vec2::new(0.01, 0.0),
+            Vec2::ZERO,
+            Vec2::new(0.0, 1e-25),
+        ] {
             let v = moved(Vec2::new(0.0, -1.0), d, h);
             assert_eq!(v, Vec2::new(0.0, -1.0), "{d}");
         }
