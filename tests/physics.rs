@@ -100,7 +100,10 @@ fn large_pyramid_base_100_stands() {
         "large pyramid base 100: max displacement after 500 steps = {d:.5} m (issue target 0.1 m); \
          fastest point {fastest:.4} m/s"
     );
-    assert!(d < 0.3, "a box moved {d} m");
+    // 0.38 m while each position pass split its push evenly, 0.25 m once
+    // the velocity the passes held back was removed, 0.064 m with the lower
+    // body held in the position pass (shock propagation; issue 15: 0.1 m).
+    assert!(d < 0.1, "a box moved {d} m");
     assert!(
         fastest < 0.05,
         "still moving at {fastest} m/s after 500 steps"

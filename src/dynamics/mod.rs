@@ -13,6 +13,7 @@ pub(crate) mod schedule;
 pub(crate) mod simd;
 pub(crate) mod sleep;
 pub(crate) mod solver_body;
+pub(crate) mod stack_levels;
 pub(crate) mod tree_order;
 
 pub use body::{Body, BodyDef, BodyKind, Collider, ShapeDef};

@@ -7,7 +7,8 @@
 //!              warm start: joints, then contacts
 //!              velocity iterations: joints, then contacts
 //!              integrate positions
-//!              position pass (NGS): joints, then contacts
+//!              position pass (NGS): joints, then contacts (a contact's
+//!                lower body held where it supports the upper one)
 //!              velocity the position passes held back removed
 //! then:        restitution; joint reactions (and breaking)
 //! ```
@@ -100,6 +101,9 @@ impl World {
         let mut held = std::mem::take(&mut self.scratch.held);
         held.clear();
         held.resize(bodies.len(), false);
+        let mut levels = std::mem::take(&mut self.scratch.stack_levels);
+        levels.begin(self.scratch.touching.len(), bodies.len());
+        let up = -s.gravity.normalize_or_zero();
         // A constraint is known by its contact's position in the touching
         // list, which is list order (the mass-ratio forest sorts by it).
         for (at, c) in self.scratch.touching.iter().enumerate() {
@@ -117,6 +121,7 @@ impl World {
             if !(active(ba) || active(bb)) || ba.frozen || bb.frozen {
                 continue;
             }
+            levels.add(at, c.body_a, c.body_b, c.manifold.normal, up);
             // The rolling resistance's lever: the smaller shape's radius
             // (read only where a rounded surface may roll, see `push`).
             let radius = |b: &crate::dynamics::Body, child: u32| {
@@ -207,6 +212,16 @@ impl World {
             g.free = !held[g.body as usize];
         }
         self.scratch.held = held;
+
+        // Shock propagation in the position pass (see `stack_levels`).
+        let jointed = self.joints.iter().filter_map(|s| s.joint.as_ref());
+        let jointed = jointed.flat_map(|j| {
+            let a = j.def.body_a.map(|a| a.index);
+            std::iter::once(j.def.body_b.index).chain(a)
+        });
+        levels.build(&bodies, jointed);
+        constraints.hold_in_position_pass(|at| levels.held(at));
+        self.scratch.stack_levels = levels;
 
         for _ in 0..substeps {
             // Gravity and damping (awake dynamic bodies).

@@ -133,6 +133,9 @@ pub(crate) struct Scratch {
     pub joint_forest: JointForest,
     /// The exact solve of contacts in islands of very different masses.
     pub contact_forest: ContactForest,
+    /// The contacts' stack levels, and which body of each the position
+    /// pass holds (shock propagation).
+    pub stack_levels: crate::dynamics::stack_levels::StackLevels,
     /// Bodies held by a contact point, a joint or the drag this step.
     pub held: Vec<bool>,
     /// This step's contacts of a dynamic body's shape with a chain segment:

@@ -128,18 +128,25 @@ impl GeometryBundle {
     }
 
     /// The lanes' bodies with their inverse masses (velocities zero), for
-    /// the position pass.
+    /// the position pass, with the bodies that `held` holds (see [`Held`])
+    /// given none: to the pass they do not move.
     #[inline(always)]
-    pub(super) fn masses(&self) -> (BodyW, BodyW) {
-        let body = |inv_mass, inv_inertia| BodyW {
-            v: V2::default(),
-            w: F::ZERO,
-            inv_mass,
-            inv_inertia,
+    pub(super) fn masses(&self, held: Held) -> (BodyW, BodyW) {
+        let body = |mut inv_mass: F, mut inv_inertia: F, bits: u8| {
+            for l in (0..LANES).filter(|l| bits >> l & 1 == 1) {
+                put(&mut inv_mass, l, 0.0);
+                put(&mut inv_inertia, l, 0.0);
+            }
+            BodyW {
+                v: V2::default(),
+                w: F::ZERO,
+                inv_mass,
+                inv_inertia,
+            }
         };
         (
-            body(self.inv_mass_a, self.inv_inertia_a),
-            body(self.inv_mass_b, self.inv_inertia_b),
+            body(self.inv_mass_a, self.inv_inertia_a, held[0]),
+            body(self.inv_mass_b, self.inv_inertia_b, held[1]),
         )
     }
 

@@ -153,6 +153,11 @@ struct GeometryBundle {
     points: [FeatureW; 2],
 }
 
+/// Per body side (A, B) of a bundle, one bit per lane: the position pass
+/// holds that body still (it gets no mass in the pass and is not stored
+/// back).
+type Held = [u8; 2];
+
 /// Per body side (A, B) of a bundle, one bit per lane: the lane is in use and
 /// its body responds to impulses, so the passes store it back. A static or
 /// kinematic body, which several lanes may share, is never written (see
@@ -187,6 +192,9 @@ pub(crate) struct ContactBundles {
     info: Vec<[ConstraintInfo; LANES]>,
     /// Per bundle: some lane has restitution.
     bouncy: Vec<bool>,
+    /// Per bundle: the bodies the position pass holds (none unless
+    /// [`ContactBundles::hold_in_position_pass`] says so).
+    held: Vec<Held>,
     /// Scratch: one level's constraints, two-point manifolds first, before
     /// they are cut into bundles, and its one-point manifolds.
     level: Vec<u32>,
@@ -200,6 +208,7 @@ impl ContactBundles {
         self.geometry.clear();
         self.info.clear();
         self.bouncy.clear();
+        self.held.clear();
     }
 
     /// Moves the constraints of `block` (built in the solver's order) to the
@@ -265,6 +274,7 @@ impl ContactBundles {
         }
         self.info.push(info);
         self.bouncy.push(bouncy);
+        self.held.push([0; 2]);
         // Bundles of one level are independent of each other; the caller
         // marks the last of the level.
         self.velocity.push(VelocityBundle {
@@ -294,6 +304,23 @@ impl ContactBundles {
         g.set_masses(bodies);
         (v.inv_mass_a, v.inv_inertia_a) = (g.inv_mass_a, g.inv_inertia_a);
         (v.inv_mass_b, v.inv_inertia_b) = (g.inv_mass_b, g.inv_inertia_b);
+    }
+
+    /// Holds a body of some constraints still in the position pass, so that
+    /// only the other one moves (shock propagation, see
+    /// `dynamics::stack_levels`): `hold(contact)` (the contact's position
+    /// in the touching list) says which, A, B or neither.
+    pub fn hold_in_position_pass(&mut self, hold: impl Fn(u32) -> (bool, bool)) {
+        // Padding lanes copy lane 0's contact, and so its holds: they are
+        // never stored back, whatever their masses.
+        for (info, held) in self.info.iter().zip(&mut self.held) {
+            *held = [0; 2];
+            for (l, info) in info.iter().enumerate() {
+                let (a, b) = hold(info.contact);
+                held[0] |= (a as u8) << l;
+                held[1] |= (b as u8) << l;
+            }
+        }
     }
 
     /// Calls `f(slot, normal impulses, tangent impulses, rolling impulse,

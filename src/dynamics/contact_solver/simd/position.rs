@@ -11,6 +11,7 @@ pub(crate) fn solve_positions(
     prm: &SolverParams,
 ) {
     let gs = &constraints.geometry[..];
+    let held = &constraints.held[..];
     let mut i = 0;
     while i < gs.len() {
         let g1 = &gs[i];
@@ -19,46 +20,51 @@ pub(crate) fn solve_positions(
             // pass.
             let (qa1, qb1) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
             let (qa2, qb2) = (PoseW::gather(poses, &g2.a), PoseW::gather(poses, &g2.b));
-            let moved1 = position_bundle(g1, qa1, qb1, prm);
-            let moved2 = position_bundle(g2, qa2, qb2, prm);
-            scatter_poses(g1, moved1, poses);
-            scatter_poses(g2, moved2, poses);
+            let (h1, h2) = (held[i], held[i + 1]);
+            let moved1 = position_bundle(g1, h1, qa1, qb1, prm);
+            let moved2 = position_bundle(g2, h2, qa2, qb2, prm);
+            scatter_poses(g1, h1, moved1, poses);
+            scatter_poses(g2, h2, moved2, poses);
             i += 2;
             continue;
         }
         let (qa, qb) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
-        let moved = position_bundle(g1, qa, qb, prm);
-        scatter_poses(g1, moved, poses);
+        let moved = position_bundle(g1, held[i], qa, qb, prm);
+        scatter_poses(g1, held[i], moved, poses);
         i += 1;
     }
 }
 
 /// The position correction of a bundle in lanes, from its bodies' poses
-/// `qa`, `qb`: the corrected poses, or `None` when no lane pushes.
+/// `qa`, `qb`, with the bodies `held` holds still: the corrected poses, or
+/// `None` when no lane pushes.
 #[inline(always)]
 pub(super) fn position_bundle(
     g: &GeometryBundle,
+    held: Held,
     qa: PoseW,
     qb: PoseW,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     if g.single {
-        super::single::position_single(g, qa, qb, prm)
+        super::single::position_single(g, held, qa, qb, prm)
     } else {
-        position_block(g, qa, qb, prm)
+        position_block(g, held, qa, qb, prm)
     }
 }
 
-/// Stores a bundle's corrected poses, if any.
+/// Stores a bundle's corrected poses, if any, but for the bodies `held`
+/// holds.
 #[inline(always)]
 pub(super) fn scatter_poses(
     g: &GeometryBundle,
+    held: Held,
     moved: Option<(PoseW, PoseW)>,
     poses: &mut [SolverPose],
 ) {
     if let Some((qa, qb)) = moved {
-        qa.scatter(poses, &g.a, g.writes.a);
-        qb.scatter(poses, &g.b, g.writes.b);
+        qa.scatter(poses, &g.a, g.writes.a & !held[0]);
+        qb.scatter(poses, &g.b, g.writes.b & !held[1]);
     }
 }
 
@@ -67,15 +73,16 @@ pub(super) fn scatter_poses(
 #[inline(always)]
 pub(super) fn position_block(
     g: &GeometryBundle,
+    held: Held,
     qa: PoseW,
     qb: PoseW,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     match g.faces {
-        FACES_A => position_block_on::<FACES_A>(g, qa, qb, prm),
-        FACES_B => position_block_on::<FACES_B>(g, qa, qb, prm),
-        FACES_MIXED => position_block_on::<FACES_MIXED>(g, qa, qb, prm),
-        _ => position_block_on::<FACES_ANY>(g, qa, qb, prm),
+        FACES_A => position_block_on::<FACES_A>(g, held, qa, qb, prm),
+        FACES_B => position_block_on::<FACES_B>(g, held, qa, qb, prm),
+        FACES_MIXED => position_block_on::<FACES_MIXED>(g, held, qa, qb, prm),
+        _ => position_block_on::<FACES_ANY>(g, held, qa, qb, prm),
     }
 }
 
@@ -83,6 +90,7 @@ pub(super) fn position_block(
 #[inline(always)]
 pub(super) fn position_block_on<const FACES: u8>(
     g: &GeometryBundle,
+    held: Held,
     mut qa: PoseW,
     mut qb: PoseW,
     prm: &SolverParams,
@@ -101,7 +109,7 @@ pub(super) fn position_block_on<const FACES: u8>(
     if !active.any() {
         return None;
     }
-    let (ba, bb) = g.masses();
+    let (ba, bb) = g.masses(held);
     let (rb1, rb2) = (ra1 - ab1, ra2 - ab2);
     // `super::block_correction` in lanes.
     let (a1, b1) = (cross(ra1, n1), cross(rb1, n1));

@@ -120,15 +120,16 @@ fn solve_single_on(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
 #[inline(always)]
 pub(super) fn position_single(
     g: &GeometryBundle,
+    held: Held,
     qa: PoseW,
     qb: PoseW,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     match g.faces {
-        FACES_A => position_single_on::<FACES_A>(g, qa, qb, prm),
-        FACES_B => position_single_on::<FACES_B>(g, qa, qb, prm),
-        FACES_MIXED => position_single_on::<FACES_MIXED>(g, qa, qb, prm),
-        _ => position_single_on::<FACES_ANY>(g, qa, qb, prm),
+        FACES_A => position_single_on::<FACES_A>(g, held, qa, qb, prm),
+        FACES_B => position_single_on::<FACES_B>(g, held, qa, qb, prm),
+        FACES_MIXED => position_single_on::<FACES_MIXED>(g, held, qa, qb, prm),
+        _ => position_single_on::<FACES_ANY>(g, held, qa, qb, prm),
     }
 }
 
@@ -136,6 +137,7 @@ pub(super) fn position_single(
 #[inline(always)]
 fn position_single_on<const FACES: u8>(
     g: &GeometryBundle,
+    held: Held,
     mut qa: PoseW,
     mut qb: PoseW,
     prm: &SolverParams,
@@ -150,7 +152,7 @@ fn position_single_on<const FACES: u8>(
     if !active.any() {
         return None;
     }
-    let (ba, bb) = g.masses();
+    let (ba, bb) = g.masses(held);
     let rb = ra - ab;
     let (rna, rnb) = (cross(ra, n), cross(rb, n));
     let k = ba.inv_mass + bb.inv_mass + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;

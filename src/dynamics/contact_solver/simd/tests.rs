@@ -266,6 +266,8 @@ struct Seen {
     coincident: u32,
     /// Bundles per `faces` (mixed, all on A, all on B, any).
     faces: [u32; 4],
+    /// Lanes' bodies held in the position pass.
+    held: u32,
 }
 
 /// Runs `cases` random bundles of `count`-point constraints (faces only
@@ -353,10 +355,40 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
             position_one(c, &bodies, &mut scalar, &prm);
         }
         let (qa, qb) = (PoseW::gather(&lanes, &gb.a), PoseW::gather(&lanes, &gb.b));
-        let moved = position_bundle(&gb, qa, qb, &prm);
+        let moved = position_bundle(&gb, [0; 2], qa, qb, &prm);
         seen.pushed += moved.is_some() as u32;
-        scatter_poses(&gb, moved, &mut lanes);
+        scatter_poses(&gb, [0; 2], moved, &mut lanes);
         assert_eq!(pose_bits(&lanes), pose_bits(&scalar), "position");
+        // The position pass with some lanes' lower body held (shock
+        // propagation): the scalar routine with that body's masses zero.
+        // A held body is never written, so its pose stays bit for bit.
+        let (mut held_bodies, mut held) = (bodies.clone(), [0u8; 2]);
+        for (l, c) in gc.iter().enumerate() {
+            let pick = g.f(0.0, 3.0);
+            let (a, b) = (pick < 1.0, (1.0..2.0).contains(&pick));
+            held[0] |= (a as u8) << l;
+            held[1] |= (b as u8) << l;
+            for (held, body) in [(a, c.a), (b, c.b)] {
+                if held {
+                    held_bodies[body as usize] = SolverBody::default();
+                    seen.held += 1;
+                }
+            }
+        }
+        let (mut scalar, mut lanes) = (poses.clone(), poses.clone());
+        for c in &gc {
+            position_one(c, &held_bodies, &mut scalar, &prm);
+        }
+        let (qa, qb) = (PoseW::gather(&lanes, &gb.a), PoseW::gather(&lanes, &gb.b));
+        let moved = position_bundle(&gb, held, qa, qb, &prm);
+        scatter_poses(&gb, held, moved, &mut lanes);
+        assert_eq!(pose_bits(&lanes), pose_bits(&scalar), "position, held");
+        for (i, (b, held)) in bodies.iter().zip(&held_bodies).enumerate() {
+            if b.responds() && !held.responds() {
+                assert_eq!(lanes[i].dp, poses[i].dp, "a held body moved");
+                assert_eq!(lanes[i].dq, poses[i].dq, "a held body turned");
+            }
+        }
     }
     seen
 }
@@ -369,6 +401,7 @@ fn lane_kernels_match_the_scalar_routines_on_two_point_faces() {
     assert!(seen.pushed > 1000, "{seen:?}");
     assert!(seen.capped > 100, "{seen:?}");
     assert!(seen.faces[..3].iter().all(|&n| n > 100), "{seen:?}");
+    assert!(seen.held > 1000, "{seen:?}");
 }
 
 #[test]
