@@ -368,8 +368,8 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
             let (a, b) = (pick < 1.0, (1.0..2.0).contains(&pick));
             held[0] |= (a as u8) << l;
             held[1] |= (b as u8) << l;
-            for (held, body) in [(a, c.a), (b, c.b)] {
-                if held {
+            for (is_held, body) in [(a, c.a), (b, c.b)] {
+                if is_held {
                     held_bodies[body as usize] = SolverBody::default();
                     seen.held += 1;
                 }
