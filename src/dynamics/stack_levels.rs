@@ -63,6 +63,13 @@ impl StackLevels {
         self.contacts.resize(contacts, None);
         self.rise.clear();
         self.rise.resize(contacts, 0.0);
+        self.jointed.clear();
+        self.jointed.resize(bodies, false);
+    }
+
+    /// `body` (a slot begun with) has a joint: it is never held.
+    pub fn jointed(&mut self, body: u32) {
+        self.jointed[body as usize] = true;
     }
 
     /// Contact `at` is a constraint between `a` and `b`, with normal
@@ -77,17 +84,14 @@ impl StackLevels {
     }
 
     /// The levels of `bodies` over the contacts added (in list order, so
-    /// the search, and every level, is deterministic), the bodies with a
-    /// joint, and which body of each contact the position pass holds: the
-    /// lower of two levels, where the normal rises at least
-    /// [`SUPPORT_COS`], neither if one has a joint.
-    pub fn build(&mut self, bodies: &[SolverBody], jointed: impl Iterator<Item = u32>) {
+    /// the search, and every level, is deterministic), and which body of
+    /// each contact the position pass holds: the lower of two levels, where
+    /// the normal rises at least [`SUPPORT_COS`], neither if one has a
+    /// joint. `bodies` may end with slots past those begun with (the
+    /// joints' world frame), which have no contact and no joint.
+    pub fn build(&mut self, bodies: &[SolverBody]) {
         let n = bodies.len();
-        self.jointed.clear();
         self.jointed.resize(n, false);
-        for i in jointed {
-            self.jointed[i as usize] = true;
-        }
         self.level.clear();
         self.level.extend(
             bodies
@@ -187,7 +191,10 @@ mod tests {
         for (at, &(a, b)) in pairs.iter().enumerate() {
             s.add(at, a, b, normal, Vec2::Y);
         }
-        s.build(bodies, jointed.iter().copied());
+        for &j in jointed {
+            s.jointed(j);
+        }
+        s.build(bodies);
         s
     }
 
@@ -236,7 +243,7 @@ mod tests {
         s.begin(2, bodies.len());
         s.add(0, 0, 1, Vec2::Y, Vec2::ZERO);
         s.add(1, 1, 2, Vec2::Y, Vec2::ZERO);
-        s.build(&bodies, std::iter::empty());
+        s.build(&bodies);
         assert_eq!(s.held(1), (false, false));
     }
 }

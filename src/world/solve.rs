@@ -201,8 +201,10 @@ impl World {
         held.resize(bodies.len(), false);
         for j in self.joints.iter().filter_map(|s| s.joint.as_ref()) {
             held[j.def.body_b.index as usize] = true;
+            levels.jointed(j.def.body_b.index);
             if let Some(a) = j.def.body_a {
                 held[a.index as usize] = true;
+                levels.jointed(a.index);
             }
         }
         if let Some(d) = self.drag.as_ref() {
@@ -214,12 +216,7 @@ impl World {
         self.scratch.held = held;
 
         // Shock propagation in the position pass (see `stack_levels`).
-        let jointed = self.joints.iter().filter_map(|s| s.joint.as_ref());
-        let jointed = jointed.flat_map(|j| {
-            let a = j.def.body_a.map(|a| a.index);
-            std::iter::once(j.def.body_b.index).chain(a)
-        });
-        levels.build(&bodies, jointed);
+        levels.build(&bodies);
         constraints.hold_in_position_pass(|at| levels.held(at));
         self.scratch.stack_levels = levels;
 
