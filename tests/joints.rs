@@ -454,6 +454,73 @@ fn jointed_bodies_collide_only_when_asked() {
     }
 }
 
+/// A joint added between bodies already in contact takes their contacts
+/// away at once (the others stay), and removing it gives them back. The
+/// upper body is a compound whose touching shape is its last; in debug
+/// builds every step also checks the contact list against a full merge.
+#[test]
+fn a_joint_added_mid_run_drops_its_pairs_contacts_and_removing_it_restores_them() {
+    use minkowski::dynamics::ShapeDef;
+    let mut w = world();
+    let ground = w
+        .add_body(BodyDef::new(Shape::rect(5.0, 0.5), Vec2::new(0.0, -0.5)).kind(BodyKind::Static))
+        .unwrap();
+    let lower = w
+        .add_body(BodyDef::new(Shape::rect(0.5, 0.25), Vec2::new(0.0, 0.25)))
+        .unwrap();
+    let beside = w
+        .add_body(BodyDef::new(Shape::rect(0.25, 0.25), Vec2::new(2.0, 0.25)))
+        .unwrap();
+    // Two shapes high up, one resting on `lower`.
+    let upper = w
+        .add_body(BodyDef::compound(
+            vec![
+                ShapeDef::new(Shape::circle(0.1)).at(Vec2::new(-0.3, 0.8), 0.0),
+                ShapeDef::new(Shape::circle(0.1)).at(Vec2::new(0.3, 0.8), 0.0),
+                ShapeDef::new(Shape::rect(0.4, 0.1)).at(Vec2::ZERO, 0.0),
+            ],
+            Vec2::new(0.0, 0.6),
+        ))
+        .unwrap();
+    let touching = |w: &World, x: BodyId, y: BodyId| {
+        w.contacts()
+            .any(|c| (c.body_a, c.body_b) == (x, y) || (c.body_a, c.body_b) == (y, x))
+    };
+    for _ in 0..60 {
+        w.step();
+    }
+    assert!(touching(&w, lower, upper), "the compound rests on the box");
+    assert!(touching(&w, ground, lower) && touching(&w, ground, beside));
+    let at = w.body(upper).unwrap().position();
+    let def = w
+        .joint_def(Some(lower), upper, at, at, JointKind::Weld(Weld::default()))
+        .unwrap();
+    let joint = w.add_joint(def).unwrap();
+    assert!(
+        !touching(&w, lower, upper),
+        "the joint's pair keeps a contact"
+    );
+    assert!(touching(&w, ground, lower) && touching(&w, ground, beside));
+    for _ in 0..60 {
+        w.step();
+        assert!(!touching(&w, lower, upper), "the jointed pair collided");
+    }
+    assert!(touching(&w, ground, lower) && touching(&w, ground, beside));
+    assert!(w.remove_joint(joint));
+    for _ in 0..60 {
+        w.step();
+    }
+    assert!(
+        touching(&w, lower, upper),
+        "the pair's contact did not come back"
+    );
+    let y = w.body(upper).unwrap().position().y;
+    assert!(
+        (y - 0.6).abs() < 0.01,
+        "the compound rests on the box: y = {y}"
+    );
+}
+
 #[test]
 fn filters_follow_box2d_rules() {
     use minkowski::dynamics::Filter;

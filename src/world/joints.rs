@@ -57,7 +57,7 @@ impl World {
             index,
             generation: slot.generation,
         };
-        self.joint_ends_changed(&def);
+        self.joint_ends_changed(&def, true);
         Ok(id)
     }
 
@@ -74,7 +74,7 @@ impl World {
         };
         slot.generation = slot.generation.wrapping_add(1);
         self.joint_free.push(id.index);
-        self.joint_ends_changed(&joint.def);
+        self.joint_ends_changed(&joint.def, false);
         true
     }
 
@@ -223,16 +223,44 @@ impl World {
         }
     }
 
-    /// After a joint came or went: wake its bodies, and let the next step
-    /// re-merge the contact list (the pair may start or stop colliding).
-    fn joint_ends_changed(&mut self, def: &JointDef) {
+    /// After a joint came (`added`) or went: wake its bodies. A joint that
+    /// keeps its bodies apart changes whether their pair collides: a new one
+    /// drops the pair's contacts at once (the contact list then stays what a
+    /// merge would give), and a removed one lets the next step judge every
+    /// pair again, since theirs may now collide.
+    fn joint_ends_changed(&mut self, def: &JointDef, added: bool) {
         self.wake_joint_ends(def);
         self.scratch.joined_pairs_valid = false;
-        if let (Some(a), false) = (def.body_a, def.collide_connected) {
+        let (Some(a), false) = (def.body_a, def.collide_connected) else {
+            return;
+        };
+        if !added {
+            self.scratch.contacts_in_sync = false;
+        } else if self.have_contacts(a.index, def.body_b.index) {
             let key = ordered(a.index, def.body_b.index);
             self.drop_contacts(|c| ordered(c.body_a, c.body_b) != key);
         }
-        self.scratch.contacts_in_sync = false;
+    }
+
+    /// Whether the contact list holds a contact between the two bodies,
+    /// found by their shapes' proxy pairs (the list's keys) rather than by a
+    /// walk over every contact: spawning a ragdoll adds ten joints between
+    /// bodies that have no contact yet. Bodies with many shapes each are
+    /// answered `true`, leaving it to the walk.
+    fn have_contacts(&self, a: u32, b: u32) -> bool {
+        let body = |i: u32| self.slots.get(i as usize).and_then(|s| s.body.as_ref());
+        let (Some(ba), Some(bb)) = (body(a), body(b)) else {
+            return false;
+        };
+        if ba.colliders.len() * bb.colliders.len() > 64 {
+            return true;
+        }
+        let keys = self.contacts.keys();
+        ba.colliders.iter().any(|ca| {
+            bb.colliders
+                .iter()
+                .any(|cb| keys.binary_search(&ordered(ca.proxy, cb.proxy)).is_ok())
+        })
     }
 
     /// Rebuilds the sorted list of jointed pairs that must not collide, if a
