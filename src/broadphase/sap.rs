@@ -68,6 +68,10 @@ struct Body {
     fat: Option<Aabb>,
     /// Where the structure holds it, as of the last refresh.
     placed: Option<Placed>,
+    /// Its own fat-box margin (m), if it was given one at insertion; the
+    /// configured margin otherwise.
+    #[serde(default)]
+    margin: Option<f32>,
 }
 
 /// Reused buffers; rebuilt on demand, so they are not part of a snapshot.
@@ -264,16 +268,31 @@ impl SweepAndPrune {
     /// box is the tight box grown by the margin. Takes effect at the next
     /// [`update_pairs`](Self::update_pairs).
     pub fn insert(&mut self, id: u32, tight: Aabb, is_static: bool) {
+        self.insert_with_margin(id, tight, is_static, None);
+    }
+
+    /// [`insert`](Self::insert) with the body's own fat-box margin (m), kept
+    /// for every later [`update`](Self::update); `None` uses the configured
+    /// margin. A negative or non-finite margin is taken as 0.
+    pub fn insert_with_margin(
+        &mut self,
+        id: u32,
+        tight: Aabb,
+        is_static: bool,
+        margin: Option<f32>,
+    ) {
         let i = id as usize;
         if i >= self.bodies.len() {
             self.bodies.resize(i + 1, Body::default());
         }
-        let margin = self.config.margin;
+        let own = margin.map(|m| if m.is_finite() && m > 0.0 { m } else { 0.0 });
+        let margin = own.unwrap_or(self.config.margin);
         let b = &mut self.bodies[i];
         if !b.present {
             self.count += 1;
         }
         b.present = true;
+        b.margin = own;
         b.fat = tight
             .is_valid()
             .then(|| make_fat(&tight, Vec2::ZERO, margin, 0.0));
@@ -313,10 +332,11 @@ impl SweepAndPrune {
     /// or the body was parked or un-parked by an invalid or valid box. Unknown ids are
     /// ignored (returns `false`).
     pub fn update(&mut self, id: u32, tight: Aabb, displacement: Vec2) -> bool {
-        let (margin, stretch) = (self.config.margin, self.config.velocity_stretch);
+        let (config_margin, stretch) = (self.config.margin, self.config.velocity_stretch);
         let Some(b) = self.bodies.get_mut(id as usize).filter(|b| b.present) else {
             return false;
         };
+        let margin = b.margin.unwrap_or(config_margin);
         if !tight.is_valid() {
             if b.fat.take().is_none() {
                 return false;

@@ -1,6 +1,6 @@
 //! The world: owns every body, the broadphase, the contact cache and the step.
 
-use super::settings::WorldSettings;
+use super::settings::{fat_margin, WorldSettings};
 pub(crate) use super::validate::{check, validate_body_def, BodyError, MAX_POSITION};
 use crate::broadphase::{QueryTree, SapConfig, SweepAndPrune};
 use crate::dynamics::contact_solver::{ContactBundles, ContactConstraints, ContactForest};
@@ -318,8 +318,13 @@ impl World {
             // that are not dynamic never collide, so their pair is not made,
             // and a kinematic drum's many pairs do not count against the
             // crowd cap.
-            self.broadphase
-                .insert(c.proxy, c.aabb, body.kind != BodyKind::Dynamic);
+            let margin = fat_margin(&self.settings, c.shape.bounding_radius());
+            self.broadphase.insert_with_margin(
+                c.proxy,
+                c.aabb,
+                body.kind != BodyKind::Dynamic,
+                Some(margin),
+            );
             // Pairs the filters refuse, and a sensor's (a sensor finds its
             // visitors by query), never become contacts: the broadphase
             // drops them where it finds them.

@@ -208,3 +208,33 @@ fn static_query_matches_brute_force() {
     }
     assert!(hits > 200, "too few hits to test: {hits}");
 }
+
+/// A body's own margin decides its fat box at insertion and at every later
+/// re-made box; bodies without one use the configured margin.
+#[test]
+fn a_bodys_own_margin_is_kept_for_its_fat_box() {
+    let config = SapConfig {
+        margin: 0.5,
+        velocity_stretch: 0.0,
+        ..SapConfig::default()
+    };
+    // Two unit boxes 0.1 apart: their fat boxes overlap only when the two
+    // margins add up to more than the gap.
+    let pair = |m0: Option<f32>, m1: Option<f32>| {
+        let mut sap = SweepAndPrune::new(config);
+        sap.insert_with_margin(0, bx(0.0, 0.0, 1.0, 1.0), false, m0);
+        sap.insert_with_margin(1, bx(1.1, 0.0, 2.1, 1.0), false, m1);
+        sap.update_pairs();
+        !sap.pairs().is_empty()
+    };
+    assert!(!pair(Some(0.04), Some(0.04)));
+    assert!(pair(Some(0.06), Some(0.06)));
+    assert!(pair(Some(0.01), None), "the configured 0.5 for body 1");
+    assert!(!pair(Some(f32::NAN), Some(-1.0)), "bad margins are 0");
+    let mut sap = SweepAndPrune::new(config);
+    sap.insert_with_margin(0, bx(0.0, 0.0, 1.0, 1.0), false, Some(0.02));
+    assert_eq!(sap.fat_aabb(0), Some(bx(-0.02, -0.02, 1.02, 1.02)));
+    // Moved far, the box is re-made with the body's own margin again.
+    assert!(sap.update(0, bx(5.0, 0.0, 6.0, 1.0), Vec2::ZERO));
+    assert_eq!(sap.fat_aabb(0), Some(bx(4.98, -0.02, 6.02, 1.02)));
+}
