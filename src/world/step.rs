@@ -22,9 +22,9 @@ use crate::narrowphase::dispatch;
 use crate::shape::Shape;
 
 /// How far (as a fraction of the sleep velocity) a resting body's smoothed
-/// motion may drift from what it was when its rest began before the rest
-/// starts afresh. The jitter of a settled pile stays well inside it; a
-/// steady acceleration does not.
+/// motion may speed up, or change while turning back, from what it was when
+/// its rest began before the rest starts afresh. The jitter of a settled
+/// pile stays well inside it; a steady acceleration does not.
 const REST_DRIFT: f32 = 0.25;
 
 /// Time constant (s) of the smoothing of a body's realized motion that the
@@ -348,12 +348,20 @@ impl World {
                 b.sleep_time = 0.0;
                 continue;
             }
-            // Slow is not at rest: a body that keeps gaining speed in one
-            // direction (a nearly round body rocking slowly through a
-            // turning point) starts its rest afresh, or it would freeze
-            // mid-swing.
+            // Slow is not at rest while the motion grows or turns back. A
+            // body that speeds up (sliding or rolling away) or reverses (a
+            // nearly round body rocking slowly through a turning point)
+            // starts its rest afresh, or it would freeze mid-swing. A body
+            // that creeps on at a steady pace, or slows, keeps its rest: the
+            // limbs of a settling ragdoll pile creep at a few cm/s, and
+            // restarting on every change of their pace kept piles awake
+            // (docs/2026-11-28-margins-and-contact-churn.md).
+            let limit = REST_DRIFT * threshold;
             let drift = (b.moved_v - b.rest_v).length() + b.extent * (b.moved_w - b.rest_w).abs();
-            if b.sleep_time == 0.0 || drift > REST_DRIFT * threshold {
+            let rest_speed = b.rest_v.length() + b.extent * b.rest_w.abs();
+            let reversed = b.moved_v.dot(b.rest_v) < 0.0 || b.moved_w * b.rest_w < 0.0;
+            let faster = point_speed - rest_speed > limit;
+            if b.sleep_time == 0.0 || (drift > limit && (reversed || faster)) {
                 b.sleep_time = 0.0;
                 b.rest_v = b.moved_v;
                 b.rest_w = b.moved_w;
