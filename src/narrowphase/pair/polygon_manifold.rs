@@ -23,7 +23,9 @@ pub(crate) const SMALL_POLYGON: usize = 7;
 /// [`SMALL_POLYGON`] vertices, with the same results bit for bit: the
 /// separating-axis test keeps the vertices it placed for the deepest-point
 /// search, one relative transform serves every stage, and the face searches
-/// skip the shape dispatch. Apart polygons go through GJK as before.
+/// skip the shape dispatch. Apart polygons go through GJK as before, but for
+/// those a face axis shows apart beyond the speculative distance: their
+/// manifold is empty, as GJK would find, and the cache is left as it was.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn collide_small_polygons(
     a: &Shape,
@@ -36,9 +38,20 @@ pub(crate) fn collide_small_polygons(
     cache: &mut SimplexCache,
 ) -> (Manifold, [PointFeature; 2]) {
     let xf = xa.inv_mul(xb); // B in A's frame
-    let Some(contact) = small_polygon_overlap(pa, xa, pb, xb, &xf) else {
-        let contact = epa::contact(a, xa, b, xb, Some(cache), None);
-        return from_contact(a, xa, b, xb, &contact, speculative);
+    let contact = match small_polygon_overlap(pa, xa, pb, xb, &xf, speculative) {
+        Ok(contact) => contact,
+        // A face axis shows a gap wider than the speculative distance: the
+        // distance is at least that gap, so the manifold is empty, without
+        // measuring it. The margin covers the rounding by which GJK's
+        // distance may fall short of the gap (at most a few ulps of the
+        // coordinates), so the answer is the same as GJK's.
+        Err(gap) if gap > speculative + GAP_ROUNDING * scale(pa, xa, pb, xb) => {
+            return (Manifold::default(), Default::default())
+        }
+        Err(_) => {
+            let contact = epa::contact(a, xa, b, xb, Some(cache), None);
+            return from_contact(a, xa, b, xb, &contact, speculative);
+        }
     };
     let mut m = Manifold::default();
     let mut features = [PointFeature::default(); 2];
@@ -97,9 +110,24 @@ pub(crate) fn collide_small_polygons(
     witness_manifold(a, xa, b, &xf, &contact, Some(fa), Some(fb))
 }
 
+/// Relative margin on a face-axis gap before it alone rules out contact:
+/// about a hundred f32 ulps of the pair's coordinates ([`scale`]).
+const GAP_ROUNDING: f32 = 1e-5;
+
+/// The size of the pair's coordinates: the larger position's largest
+/// component plus both bounding radii.
+#[inline]
+fn scale(a: &Polygon, xa: &Iso, b: &Polygon, xb: &Iso) -> f32 {
+    let at = |x: &Iso| x.translation.abs().max_element();
+    at(xa).max(at(xb)) + a.bounding_radius() + b.bounding_radius()
+}
+
 /// [`polygon_overlap`] for polygons of at most [`SMALL_POLYGON`] vertices, with
 /// the same results bit for bit: each polygon's vertices are placed in the
 /// other's frame once, for both the axis search and the deepest vertex.
+/// Apart polygons give `Err` with the largest face-axis gap found, a lower
+/// bound on their distance: A's gap alone when it exceeds `speculative`,
+/// else the larger of both polygons' gaps.
 #[inline]
 fn small_polygon_overlap(
     a: &Polygon,
@@ -107,21 +135,22 @@ fn small_polygon_overlap(
     b: &Polygon,
     xb: &Iso,
     xf: &Iso,
-) -> Option<epa::CoreContact> {
+    speculative: f32,
+) -> Result<epa::CoreContact, f32> {
     let mut placed_b = [Vec2::ZERO; SMALL_POLYGON];
     let placed_b = place(&mut placed_b, b, xf);
     let (sa, ea) = max_separation_in_order(a, placed_b);
-    if sa > 0.0 {
-        return None;
+    if sa > speculative {
+        return Err(sa);
     }
     let xf_ba = xb.inv_mul(xa); // A in B's frame
     let mut placed_a = [Vec2::ZERO; SMALL_POLYGON];
     let placed_a = place(&mut placed_a, a, &xf_ba);
     let (sb, eb) = max_separation_in_order(b, placed_a);
-    if sb > 0.0 {
-        return None;
+    if sa > 0.0 || sb > 0.0 {
+        return Err(sa.max(sb));
     }
-    Some(face_contact(
+    Ok(face_contact(
         a,
         b,
         xf,
