@@ -74,6 +74,7 @@ use position::{current_geometry, position_one};
 use velocity::{apply, pair, speed, write_back, MAX_CONDITION, TURNING_SPIN};
 #[cfg(test)]
 use velocity::{solve_one, update_one, warm_one};
+pub(crate) use velocity::{Quiet, QUIET_DEPTH};
 
 pub(crate) use forest::ContactForest;
 pub(crate) use simd::{
@@ -129,6 +130,9 @@ struct VelocityConstraint {
     /// The pair approached faster than [`IMPACT_SPEED`] at step start: an
     /// impact, whose impulses are not carried from substep to substep.
     impact: bool,
+    /// Resting quietly this step: the later substeps keep the anchors of
+    /// the first (see [`Quiet`]).
+    quiet: bool,
     points: [VelocityPoint; 2],
 }
 
@@ -322,6 +326,7 @@ impl ContactConstraints {
                 0.0
             },
             impact,
+            quiet: false,
             points,
         });
         self.geometry.push(ContactGeometry {

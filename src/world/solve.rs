@@ -4,6 +4,8 @@
 //!
 //! ```text
 //! per substep: gravity and damping
+//!              anchors: contacts (kept after the first substep by those
+//!                resting quietly, see `contact_solver::Quiet`)
 //!              warm start: joints, then contacts
 //!              velocity iterations: joints, then contacts
 //!              integrate positions
@@ -15,7 +17,7 @@
 
 use super::joints::{JOINT_MAX_ANGULAR, JOINT_MAX_LINEAR};
 use super::world::{World, WorldEvent};
-use crate::dynamics::contact_solver::{self, SolverParams};
+use crate::dynamics::contact_solver::{self, Quiet, SolverParams, QUIET_DEPTH};
 use crate::dynamics::joint::JointParams;
 use crate::dynamics::schedule::BLOCK;
 use crate::dynamics::solver_body::{drop_resisted_velocity, Integration, SolverBody, SolverPose};
@@ -220,7 +222,7 @@ impl World {
         constraints.hold_in_position_pass(|at| levels.held(at));
         self.scratch.stack_levels = levels;
 
-        for _ in 0..substeps {
+        for substep in 0..substeps {
             // Gravity and damping (awake dynamic bodies).
             for g in &integration {
                 g.apply(&mut bodies[g.body as usize]);
@@ -229,7 +231,16 @@ impl World {
                 d.warm_start(&mut bodies, &poses);
             }
             joint_lanes.warm_start(&joints, &mut bodies, &poses);
-            contact_solver::update_anchors(&mut constraints, &bodies, &poses, h, s.max_push_speed);
+            let quiet = if substep == 0 {
+                Quiet::Mark {
+                    depth: QUIET_DEPTH * s.linear_slop,
+                    span: (substeps - 1) as f32 * h,
+                }
+            } else {
+                Quiet::Keep
+            };
+            let push = s.max_push_speed;
+            contact_solver::update_anchors(&mut constraints, &bodies, &poses, h, push, quiet);
             contact_solver::warm_start(&constraints, &mut bodies);
             contact_forest.prepare(&constraints, &bodies);
             if let Some(d) = drag.as_mut() {

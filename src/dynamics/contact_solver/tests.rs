@@ -26,6 +26,7 @@ fn a_nan_impulse_does_not_panic_the_velocity_pass() {
         angular_mass: 1.0,
         rolling_impulse: 0.0,
         impact: false,
+        quiet: false,
         points: [point, VelocityPoint::default()],
     };
     let body = SolverBody {

@@ -35,6 +35,7 @@ impl VelocityBundle {
             angular_mass: get(&self.angular_mass, l),
             rolling_impulse: get(&self.rolling_impulse, l),
             impact: get(&self.impact, l) > 0.5,
+            quiet: self.quiet >> l & 1 == 1,
             points: [point(&self.points[0]), point(&self.points[1])],
         }
     }
@@ -71,6 +72,7 @@ impl VelocityBundle {
         put(&mut self.friction, l, c.friction);
         self.count[l] = c.count;
         put(&mut self.impact, l, if c.impact { 1.0 } else { 0.0 });
+        self.quiet = self.quiet & !(1 << l) | (c.quiet as u8) << l;
         put(&mut self.rolling_arm, l, c.rolling_arm);
         put(&mut self.angular_mass, l, c.angular_mass);
         put(&mut self.rolling_impulse, l, c.rolling_impulse);
@@ -79,6 +81,38 @@ impl VelocityBundle {
             put(&mut p.normal_impulse, l, s.normal_impulse);
             put(&mut p.tangent_impulse, l, s.tangent_impulse);
             put(&mut p.max_normal_impulse, l, s.max_normal_impulse);
+        }
+    }
+
+    /// Puts back, in the lanes of `lanes` (bit `l` for lane `l`), what the
+    /// anchor update changed since `old`: the quiet lanes keep their
+    /// anchors (see [`Quiet`]).
+    pub(super) fn keep_lanes(&mut self, old: &VelocityBundle, lanes: u8) {
+        let mut m = F::ZERO;
+        for l in (0..LANES).filter(|l| lanes >> l & 1 == 1) {
+            put(&mut m, l, f32::from_bits(u32::MAX));
+        }
+        let keep = |x: &mut F, o: F| *x = select(m, o, *x);
+        keep(&mut self.k11, old.k11);
+        keep(&mut self.k12, old.k12);
+        keep(&mut self.k22, old.k22);
+        keep(&mut self.inv_det, old.inv_det);
+        keep(&mut self.rolling_impulse, old.rolling_impulse);
+        self.block_ok = self.block_ok & !lanes | old.block_ok & lanes;
+        let used = lanes_mask(self.fill);
+        self.all_block = self.block_ok & used == used;
+        for (p, o) in self.points.iter_mut().zip(&old.points) {
+            keep(&mut p.normal.x, o.normal.x);
+            keep(&mut p.normal.y, o.normal.y);
+            keep(&mut p.arm_na, o.arm_na);
+            keep(&mut p.arm_nb, o.arm_nb);
+            keep(&mut p.arm_ta, o.arm_ta);
+            keep(&mut p.arm_tb, o.arm_tb);
+            keep(&mut p.bias, o.bias);
+            keep(&mut p.mass, o.mass);
+            keep(&mut p.tangent_mass, o.tangent_mass);
+            keep(&mut p.normal_impulse, o.normal_impulse);
+            keep(&mut p.tangent_impulse, o.tangent_impulse);
         }
     }
 

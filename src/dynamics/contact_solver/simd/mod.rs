@@ -45,6 +45,7 @@ mod rows;
 mod single;
 mod velocity;
 
+use super::velocity::Quiet;
 use geometry::{faces_of, lane_geometry, FACES_A, FACES_ANY, FACES_B, FACES_MIXED};
 pub(crate) use position::{apply_restitution, solve_positions};
 pub(crate) use rows::{NormalRows, RowsAt};
@@ -99,6 +100,8 @@ struct VelocityBundle {
     /// The lanes (bit `l` for lane `l`) whose block matrix is well
     /// conditioned this substep.
     block_ok: u8,
+    /// The lanes resting quietly this step (see [`Quiet`]).
+    quiet: u8,
     friction: F,
     k11: F,
     k12: F,

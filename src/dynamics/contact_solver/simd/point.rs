@@ -30,13 +30,14 @@ pub(super) struct Substep<'a> {
 
 /// One point's anchors, normal, effective masses and bias from the current
 /// poses, as the loop body of `super::super::update_one`; returns the
-/// normal's lever arms and the normal, for the block matrix.
+/// normal's lever arms and the normal, for the block matrix, and the
+/// separation and the anchor about A's and B's centres.
 #[inline(always)]
 pub(super) fn point_anchors<const FACES: u8>(
     p: &mut PointW,
     f: &FeatureW,
     st: &Substep,
-) -> (F, F, V2) {
+) -> (F, F, V2, F, V2, V2) {
     let (ba, bb) = (st.ba, st.bb);
     p.normal_impulse = select(st.fresh, F::ZERO, p.normal_impulse);
     p.tangent_impulse = select(st.fresh, F::ZERO, p.tangent_impulse);
@@ -59,7 +60,7 @@ pub(super) fn point_anchors<const FACES: u8>(
     (p.arm_ta, p.arm_tb) = (cross(ra, t), cross(rb, t));
     let kt = im + ba.inv_inertia * p.arm_ta * p.arm_ta + bb.inv_inertia * p.arm_tb * p.arm_tb;
     p.tangent_mass = select(st.fresh, inv_or_zero(kt), p.tangent_mass);
-    (rna, rnb, n)
+    (rna, rnb, n, s, ra, rb)
 }
 
 /// `super::super::tangent` in lanes.

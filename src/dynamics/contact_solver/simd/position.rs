@@ -179,7 +179,8 @@ pub(crate) fn apply_restitution(
             c.forget_impacts();
             continue;
         }
-        super::velocity::update_bundle(c, g, bodies, poses, 0.0, prm.max_push_speed);
+        let all = super::Quiet::All;
+        super::velocity::update_bundle(c, g, bodies, poses, 0.0, prm.max_push_speed, all);
         for l in c.used() {
             if info[l].restitution == 0.0 {
                 continue;

@@ -168,6 +168,7 @@ fn case(
             angular_mass: if rolls { g.f(0.05, 1.0) } else { 0.0 },
             rolling_impulse: if rolls { g.f(-0.01, 0.01) } else { 0.0 },
             impact: g.coin(0.05),
+            quiet: false,
             points,
         });
     }
@@ -208,7 +209,11 @@ fn bundle(
 }
 
 fn constraint_bits(c: &VelocityConstraint) -> Vec<u32> {
-    let mut bits = vec![c.block_ok as u32, c.rolling_impulse.to_bits()];
+    let mut bits = vec![
+        c.block_ok as u32,
+        c.quiet as u32,
+        c.rolling_impulse.to_bits(),
+    ];
     bits.extend(c.k.iter().map(|x| x.to_bits()));
     for p in &c.points[..c.count as usize] {
         for x in [
@@ -251,6 +256,10 @@ fn pose_bits(poses: &[SolverPose]) -> Vec<u32> {
 /// Paths the kernels took over a run of [`compare`].
 #[derive(Debug, Default)]
 struct Seen {
+    /// Bundles with some lanes quiet, and with all lanes quiet, at a later
+    /// substep's anchor update.
+    quiet: u32,
+    all_quiet: u32,
     /// Bundles solved in lanes, bundles pushed by the position pass, points
     /// whose bias reached the push cap, points that rolled against their
     /// cap, points of two core points.
@@ -298,15 +307,46 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
                 seen.coincident += (f.kind == FeatureKind::Points && pa == pb) as u32;
             }
         }
-        for h in [1.0 / 240.0, 0.0] {
+        // The poses of a later substep: every body moved and turned a little.
+        // (A stream of its own, so the cases are those of the other checks.)
+        let mut q = Gen(ChaCha8Rng::seed_from_u64(g.0.next_u64()));
+        let later: Vec<SolverPose> = poses
+            .iter()
+            .map(|p| SolverPose {
+                dp: p.dp + q.v(0.002),
+                dq: p.dq * q.rot(0.002),
+            })
+            .collect();
+        // Marks some lanes quiet (a depth from 3 cm of gap to 3 cm deep, or
+        // any separation under 1 m), keeps them on the later poses, then
+        // updates them all.
+        let depth = if q.coin(0.3) { -1.0 } else { q.f(-0.03, 0.03) };
+        let span = q.f(0.0, 0.02);
+        let updates = [
+            (1.0 / 240.0, Quiet::Mark { depth, span }, &poses),
+            (1.0 / 240.0, Quiet::Keep, &later),
+            (0.0, Quiet::All, &poses),
+        ];
+        for (h, quiet, poses) in updates {
             // Anchor update.
             let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
             for l in 0..LANES {
-                update_one(&mut vc[l], &gc[l], &bodies, &poses, h, inv_h, TEST_PUSH);
+                update_one(
+                    &mut vc[l], &gc[l], &bodies, poses, h, inv_h, TEST_PUSH, quiet,
+                );
             }
-            update_bundle(&mut vb, &gb, &bodies, &poses, h, TEST_PUSH);
+            update_bundle(&mut vb, &gb, &bodies, poses, h, TEST_PUSH, quiet);
+            if quiet == Quiet::Keep {
+                let lanes = vc.iter().filter(|c| c.quiet).count();
+                seen.quiet += (lanes > 0) as u32;
+                seen.all_quiet += (lanes == LANES) as u32;
+            }
             for (l, c) in vc.iter().enumerate() {
-                assert_eq!(constraint_bits(&vb.lane(l)), constraint_bits(c), "update");
+                assert_eq!(
+                    constraint_bits(&vb.lane(l)),
+                    constraint_bits(c),
+                    "update {quiet:?}"
+                );
                 let count = c.count as usize;
                 seen.capped += c.points[..count]
                     .iter()
@@ -402,6 +442,7 @@ fn lane_kernels_match_the_scalar_routines_on_two_point_faces() {
     assert!(seen.capped > 100, "{seen:?}");
     assert!(seen.faces[..3].iter().all(|&n| n > 100), "{seen:?}");
     assert!(seen.held > 1000, "{seen:?}");
+    assert!(seen.quiet > 100 && seen.all_quiet > 20, "{seen:?}");
 }
 
 #[test]
@@ -412,6 +453,7 @@ fn lane_kernels_match_the_scalar_routines_on_two_points_of_any_kind() {
     assert!(seen.core_points > 2000, "{seen:?}");
     assert!(seen.coincident > 50, "{seen:?}");
     assert!(seen.faces[FACES_ANY as usize] > 1000, "{seen:?}");
+    assert!(seen.quiet > 100 && seen.all_quiet > 20, "{seen:?}");
 }
 
 #[test]
@@ -480,7 +522,16 @@ fn restitution_in_bundles_matches_the_scalar_routines() {
         let mut scalar = bodies.clone();
         if bouncy {
             for (c, gc) in vc.iter_mut().zip(&gc) {
-                update_one(c, gc, &bodies, &poses, 0.0, 0.0, prm.max_push_speed);
+                update_one(
+                    c,
+                    gc,
+                    &bodies,
+                    &poses,
+                    0.0,
+                    0.0,
+                    prm.max_push_speed,
+                    Quiet::All,
+                );
             }
             for (c, info) in vc.iter_mut().zip(&info) {
                 if info.restitution != 0.0 {

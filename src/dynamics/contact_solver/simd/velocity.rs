@@ -3,7 +3,8 @@
 //! a time.
 
 use super::point::{
-    apply, point_anchors, solve_friction, solve_point_normal, speed, tangent, Substep,
+    apply, point_anchors, relative_velocity, solve_friction, solve_point_normal, speed, tangent,
+    Substep,
 };
 use super::*;
 
@@ -16,9 +17,10 @@ pub(crate) fn update_anchors(
     poses: &[SolverPose],
     h: f32,
     max_push: f32,
+    quiet: Quiet,
 ) {
     for (c, g) in constraints.velocity.iter_mut().zip(&constraints.geometry) {
-        update_bundle(c, g, bodies, poses, h, max_push);
+        update_bundle(c, g, bodies, poses, h, max_push, quiet);
     }
 }
 
@@ -32,17 +34,28 @@ pub(super) fn update_bundle(
     poses: &[SolverPose],
     h: f32,
     max_push: f32,
+    quiet: Quiet,
 ) {
     let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
     if c.single {
+        // One-point manifolds are never quiet.
         super::single::update_single(c, g, bodies, poses, h, inv_h, max_push);
-    } else {
-        update_block(c, g, bodies, poses, h, inv_h, max_push);
+        return;
+    }
+    let keep = if quiet == Quiet::Keep { c.quiet } else { 0 };
+    if keep == 0 {
+        update_block(c, g, bodies, poses, h, inv_h, max_push, quiet);
+    } else if keep != lanes_mask(c.fill) {
+        let old = *c;
+        update_block(c, g, bodies, poses, h, inv_h, max_push, quiet);
+        c.keep_lanes(&old, keep);
     }
 }
 
-/// [`update_anchors`] of a two-point bundle in lanes.
+/// [`update_anchors`] of a two-point bundle in lanes, every lane (the
+/// caller puts back the quiet ones; see [`update_bundle`]).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // the scalar routine's arguments, spread
 pub(super) fn update_block(
     c: &mut VelocityBundle,
     g: &GeometryBundle,
@@ -51,17 +64,20 @@ pub(super) fn update_block(
     h: f32,
     inv_h: f32,
     max_push: f32,
+    quiet: Quiet,
 ) {
+    let (c, g, b, q) = (c, g, bodies, poses);
     match g.faces {
-        FACES_A => update_block_on::<FACES_A>(c, g, bodies, poses, h, inv_h, max_push),
-        FACES_B => update_block_on::<FACES_B>(c, g, bodies, poses, h, inv_h, max_push),
-        FACES_MIXED => update_block_on::<FACES_MIXED>(c, g, bodies, poses, h, inv_h, max_push),
-        _ => update_block_on::<FACES_ANY>(c, g, bodies, poses, h, inv_h, max_push),
+        FACES_A => update_block_on::<FACES_A>(c, g, b, q, h, inv_h, max_push, quiet),
+        FACES_B => update_block_on::<FACES_B>(c, g, b, q, h, inv_h, max_push, quiet),
+        FACES_MIXED => update_block_on::<FACES_MIXED>(c, g, b, q, h, inv_h, max_push, quiet),
+        _ => update_block_on::<FACES_ANY>(c, g, b, q, h, inv_h, max_push, quiet),
     }
 }
 
 /// [`update_block`] for bundles whose features are as `FACES` says.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // the scalar routine's arguments, spread
 pub(super) fn update_block_on<const FACES: u8>(
     c: &mut VelocityBundle,
     g: &GeometryBundle,
@@ -70,6 +86,7 @@ pub(super) fn update_block_on<const FACES: u8>(
     h: f32,
     inv_h: f32,
     max_push: f32,
+    quiet: Quiet,
 ) {
     let (ba, bb) = (
         BodyW::gather_velocities(bodies, &g.a, g.inv_mass_a, g.inv_inertia_a),
@@ -110,8 +127,18 @@ pub(super) fn update_block_on<const FACES: u8>(
     };
     let anchors = |p: &mut PointW, f: &FeatureW| point_anchors::<FACES>(p, f, &step);
     let [p1, p2] = &mut c.points;
-    let (a1, b1, n1) = anchors(p1, &g.points[0]);
-    let (a2, b2, n2) = anchors(p2, &g.points[1]);
+    let (a1, b1, n1, s1, ra1, rb1) = anchors(p1, &g.points[0]);
+    let (a2, b2, n2, s2, ra2, rb2) = anchors(p2, &g.points[1]);
+    if let Quiet::Mark { depth, span } = quiet {
+        let (depth, span) = (F::splat(depth), F::splat(span));
+        let steady = |s: F, n: V2, ra: V2, rb: V2| {
+            let vn = relative_velocity(&ba, &bb, ra, rb).dot(n);
+            lt(s, -depth) | lt(vn.abs() * span, depth)
+        };
+        let steady = steady(s1, n1, ra1, rb1) & steady(s2, n2, ra2, rb2);
+        let resting = !curved & !fresh & steady;
+        c.quiet = resting.to_bitmask() as u8 & lanes_mask(c.fill);
+    }
     // `super::block_matrix` in lanes.
     let im = ba.inv_mass + bb.inv_mass;
     let k11 = im + ba.inv_inertia * a1 * a1 + bb.inv_inertia * b1 * b1;
