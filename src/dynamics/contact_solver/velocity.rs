@@ -69,7 +69,7 @@ pub(crate) const FAST_TURN: f32 = 0.25;
 /// right to that depth). Slow turning moves the normals by under 1e-3 rad
 /// per step. Resting stacks and piles are most of a large scene's contacts,
 /// and the update was about a sixth of their solver's instructions (10.5 M
-/// of 65 M a step on the large pyramid).
+/// of 59 M a step on the large pyramid).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Quiet {
     /// The first substep: every constraint is updated, and those resting
