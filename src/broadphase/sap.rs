@@ -78,6 +78,8 @@ struct Body {
 #[derive(Clone, Debug, Default)]
 struct Scratch {
     changes: Vec<(i32, Change)>,
+    by_band: Vec<(i32, Change)>,
+    band_counts: Vec<u32>,
     group: Vec<Change>,
     entries: Vec<Entry>,
     found: Vec<Pair>,
@@ -120,6 +122,18 @@ impl Bits {
     fn clear(&mut self, id: u32) {
         if let Some(w) = self.0.get_mut(id as usize / 64) {
             *w &= !(1 << (id % 64));
+        }
+    }
+
+    /// Replaces `out` by the set ids, ascending.
+    fn ones(&self, out: &mut Vec<u32>) {
+        out.clear();
+        for (w, &word) in self.0.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                out.push(w as u32 * 64 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
         }
     }
 }
@@ -436,10 +450,18 @@ impl SweepAndPrune {
         if self.dirty.is_empty() {
             return;
         }
-        self.dirty.sort_unstable();
+        // The dirty ids, ascending: read off the bitset (n/64 words) when
+        // many bodies moved, as in a pour where most do every step; sorted
+        // when few did. The same list either way.
+        if self.dirty_bits.0.len() <= self.dirty.len() * 8 {
+            self.dirty_bits.ones(&mut self.dirty);
+        } else {
+            self.dirty.sort_unstable();
+        }
         let mut found = std::mem::take(&mut self.scratch.found);
         found.clear();
         self.scratch.crowd.enabled = self.config.crowd_cap;
+        self.scratch.crowd.begin(self.bodies.len());
         if !rebuilt {
             self.apply_dirty(&mut found);
         }

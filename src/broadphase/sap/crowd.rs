@@ -52,26 +52,31 @@ pub(super) struct Crowd {
 }
 
 impl Crowd {
-    fn get(&self, id: u32) -> u16 {
-        self.count.get(id as usize).copied().unwrap_or(0)
+    /// Sizes the per-id counts for ids below `ids`, once per refresh, so
+    /// that the per-pair calls below index without growing.
+    pub fn begin(&mut self, ids: usize) {
+        if self.count.len() < ids {
+            self.count.resize(ids, 0);
+            self.refused.resize(ids, false);
+        }
     }
 
+    #[inline]
+    fn get(&self, id: u32) -> u16 {
+        self.count[id as usize]
+    }
+
+    #[inline]
     fn bump(&mut self, id: u32) {
-        let i = id as usize;
-        if i >= self.count.len() {
-            self.count.resize(i + 1, 0);
-        }
-        if self.count[i] == 0 {
+        let n = &mut self.count[id as usize];
+        if *n == 0 {
             self.touched.push(id);
         }
-        self.count[i] = self.count[i].saturating_add(1);
+        *n = n.saturating_add(1);
     }
 
     fn refuse(&mut self, id: u32) {
         let i = id as usize;
-        if i >= self.refused.len() {
-            self.refused.resize(i + 1, false);
-        }
         if !self.refused[i] {
             self.refused[i] = true;
             self.capped.push(id);

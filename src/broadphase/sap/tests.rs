@@ -238,3 +238,49 @@ fn a_bodys_own_margin_is_kept_for_its_fat_box() {
     assert!(sap.update(0, bx(5.0, 0.0, 6.0, 1.0), Vec2::ZERO));
     assert_eq!(sap.fat_aabb(0), Some(bx(4.98, -0.02, 6.02, 1.02)));
 }
+
+#[test]
+fn band_grouping_and_dirty_listing_match_the_sorts() {
+    use ::rand::{RngExt, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let (mut scratch, mut counts) = (Vec::new(), Vec::new());
+    for case in 0..400 {
+        // Ascending ids, each with a few distinct bands: as `apply_dirty`
+        // gives them, over narrow and wide band ranges (the wide ones take
+        // the comparison sort).
+        let n = rng.random_range(0..300usize);
+        let spread = if case % 4 == 0 { 100_000 } else { 40 };
+        let mut changes = Vec::new();
+        let mut id = 0u32;
+        for _ in 0..n {
+            id += rng.random_range(1..4u32);
+            let first = rng.random_range(-spread..spread);
+            for band in first..first + rng.random_range(1..4) {
+                let c = region::Change {
+                    id,
+                    old: Some(id as f32),
+                    new: None,
+                };
+                changes.push((band, c));
+            }
+        }
+        let mut want: Vec<(i32, u32)> = changes.iter().map(|(b, c)| (*b, c.id)).collect();
+        want.sort_unstable();
+        maintain::group_by_band(&mut changes, &mut scratch, &mut counts);
+        let got: Vec<(i32, u32)> = changes.iter().map(|(b, c)| (*b, c.id)).collect();
+        assert_eq!(got, want, "case {case}");
+
+        let mut bits = Bits::default();
+        let mut ids: Vec<u32> = (0..rng.random_range(0..200))
+            .map(|_| rng.random_range(0..5000))
+            .collect();
+        for &i in &ids {
+            bits.set(i);
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        let mut listed = vec![7];
+        bits.ones(&mut listed);
+        assert_eq!(listed, ids, "case {case}");
+    }
+}
