@@ -202,12 +202,12 @@ impl World {
                 }
                 // Speculative reach: the base distance plus how far the pair can close
                 // in one step, so fast bodies meet their contacts before they tunnel.
-                let closing =
-                    (bb.v - ba.v).length() + ba.w.abs() * sa.reach() + bb.w.abs() * sb.reach();
+                let (reach_a, reach_b) = (sa.reach(), sb.reach());
+                let closing = (bb.v - ba.v).length() + ba.w.abs() * reach_a + bb.w.abs() * reach_b;
                 // Capped at the pair's size: a contact farther than that is
                 // the continuous stage's to catch, and a huge reach makes ghost
                 // contacts that stop fast bodies short of anything real.
-                let speculative = base + (closing * dt).min(sa.reach() + sb.reach());
+                let speculative = base + (closing * dt).min(reach_a + reach_b);
                 // Polygon pairs (rounded or not) that barely moved keep their
                 // manifold, remeasured in place with its impulses (see
                 // `narrowphase::manifold_cache`); the others are collided with
