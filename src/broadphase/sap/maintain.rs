@@ -333,8 +333,8 @@ impl SweepAndPrune {
 /// stable counting sort on the band alone gives that order: O(changes +
 /// bands) rather than a comparison sort's O(c log c), which was about a
 /// sixth of the refresh's instructions in a pour (`compounds`), where most
-/// bodies move every step. Falls back to the comparison sort when the bands
-/// are spread too thinly to count.
+/// bodies move every step. Falls back to the comparison sort for a few
+/// changes, or when the bands are spread too thinly to count.
 pub(super) fn group_by_band(
     changes: &mut Vec<(i32, Change)>,
     scratch: &mut Vec<(i32, Change)>,
