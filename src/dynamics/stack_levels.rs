@@ -152,6 +152,13 @@ impl StackLevels {
         self.hold.extend(holds);
     }
 
+    /// Whether contact `at` (a constraint added) has a body with a joint.
+    #[inline]
+    pub fn jointed_contact(&self, at: u32) -> bool {
+        self.contacts[at as usize]
+            .is_some_and(|(a, b)| self.jointed[a as usize] || self.jointed[b as usize])
+    }
+
     /// A body's level (after [`StackLevels::build`]).
     #[cfg(test)]
     pub fn level(&self, body: u32) -> u32 {

@@ -10,14 +10,15 @@
 //!              velocity iterations: joints, then contacts
 //!              integrate positions
 //!              position pass (NGS): joints, then contacts (a contact's
-//!                lower body held where it supports the upper one)
+//!                lower body held where it supports the upper one; the
+//!                contacts of unjointed bodies on alternate substeps)
 //!              velocity the position passes held back removed
 //! then:        restitution; joint reactions (and breaking)
 //! ```
 
 use super::joints::{JOINT_MAX_ANGULAR, JOINT_MAX_LINEAR};
 use super::world::{World, WorldEvent};
-use crate::dynamics::contact_solver::{self, Quiet, SolverParams, QUIET_DEPTH};
+use crate::dynamics::contact_solver::{self, PositionPass, Quiet, SolverParams, QUIET_DEPTH};
 use crate::dynamics::joint::JointParams;
 use crate::dynamics::schedule::BLOCK;
 use crate::dynamics::solver_body::{drop_resisted_velocity, Integration, SolverBody, SolverPose};
@@ -39,6 +40,13 @@ impl World {
             position_correction: s.position_correction,
             max_correction: s.max_correction,
             restitution_threshold: s.restitution_threshold,
+        };
+        // The correction of the contacts corrected on alternate substeps:
+        // what two corrections of the step's fraction remove.
+        let kept = 1.0 - s.position_correction;
+        let alternate = SolverParams {
+            position_correction: 1.0 - kept * kept,
+            ..params
         };
 
         // Solver bodies, one per slot; non-moving ones keep zero velocity, zero
@@ -219,7 +227,7 @@ impl World {
 
         // Shock propagation in the position pass (see `stack_levels`).
         levels.build(&bodies);
-        constraints.hold_in_position_pass(|at| levels.held(at));
+        constraints.plan_position_pass(|at| levels.held(at), |at| levels.jointed_contact(at));
         self.scratch.stack_levels = levels;
 
         for substep in 0..substeps {
@@ -274,7 +282,16 @@ impl World {
             // Each joint banks the substep's impulses as its position pass
             // visits it (`joint_order` holds every joint once).
             joint_lanes.end_substep(&mut joints, &mut poses, &joint_params);
-            contact_solver::solve_positions(&constraints, &mut poses, &params);
+            // The contacts of unjointed bodies on alternate substeps, the
+            // last one included (see `contact_solver::PositionPass`).
+            let pass = if (substeps - 1 - substep) % 2 == 0 {
+                PositionPass::All {
+                    alternate: &alternate,
+                }
+            } else {
+                PositionPass::Jointed
+            };
+            contact_solver::solve_positions(&constraints, &mut poses, &params, pass);
             drop_resisted_velocity(&mut bodies, &poses, &moving, &before, 1.0 / h);
         }
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &poses, &params);

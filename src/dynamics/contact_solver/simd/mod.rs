@@ -47,7 +47,7 @@ mod velocity;
 
 use super::velocity::Quiet;
 use geometry::{faces_of, lane_geometry, FACES_A, FACES_ANY, FACES_B, FACES_MIXED};
-pub(crate) use position::{apply_restitution, solve_positions};
+pub(crate) use position::{apply_restitution, solve_positions, PositionPass};
 pub(crate) use rows::{NormalRows, RowsAt};
 pub(crate) use velocity::{solve_velocities, update_anchors, warm_start};
 
@@ -196,8 +196,12 @@ pub(crate) struct ContactBundles {
     /// Per bundle: some lane has restitution.
     bouncy: Vec<bool>,
     /// Per bundle: the bodies the position pass holds (none unless
-    /// [`ContactBundles::hold_in_position_pass`] says so).
+    /// [`ContactBundles::plan_position_pass`] says so).
     held: Vec<Held>,
+    /// Per bundle: no contact of it shares a body with a joint, so the
+    /// position pass corrects it on alternate substeps only (see
+    /// [`PositionPass`]).
+    alternate: Vec<bool>,
     /// Scratch: one level's constraints, two-point manifolds first, before
     /// they are cut into bundles, and its one-point manifolds.
     level: Vec<u32>,
@@ -212,6 +216,7 @@ impl ContactBundles {
         self.info.clear();
         self.bouncy.clear();
         self.held.clear();
+        self.alternate.clear();
     }
 
     /// Moves the constraints of `block` (built in the solver's order) to the
@@ -278,6 +283,7 @@ impl ContactBundles {
         self.info.push(info);
         self.bouncy.push(bouncy);
         self.held.push([0; 2]);
+        self.alternate.push(false);
         // Bundles of one level are independent of each other; the caller
         // marks the last of the level.
         self.velocity.push(VelocityBundle {
@@ -309,19 +315,29 @@ impl ContactBundles {
         (v.inv_mass_b, v.inv_inertia_b) = (g.inv_mass_b, g.inv_inertia_b);
     }
 
-    /// Holds a body of some constraints still in the position pass, so that
-    /// only the other one moves (shock propagation, see
+    /// Plans the position pass. It holds a body of some constraints still,
+    /// so that only the other one moves (shock propagation, see
     /// `dynamics::stack_levels`): `hold(contact)` (the contact's position
-    /// in the touching list) says which, A, B or neither.
-    pub fn hold_in_position_pass(&mut self, hold: impl Fn(u32) -> (bool, bool)) {
+    /// in the touching list) says which, A, B or neither. And it corrects
+    /// the bundles none of whose contacts has a body with a joint
+    /// (`jointed(contact)`) on alternate substeps only (see
+    /// [`PositionPass`]).
+    pub fn plan_position_pass(
+        &mut self,
+        hold: impl Fn(u32) -> (bool, bool),
+        jointed: impl Fn(u32) -> bool,
+    ) {
         // Padding lanes copy lane 0's contact, and so its holds: they are
         // never stored back, whatever their masses.
-        for (info, held) in self.info.iter().zip(&mut self.held) {
+        let bundles = self.info.iter().zip(&mut self.held);
+        for ((info, held), alternate) in bundles.zip(&mut self.alternate) {
             *held = [0; 2];
+            *alternate = true;
             for (l, info) in info.iter().enumerate() {
                 let (a, b) = hold(info.contact);
                 held[0] |= (a as u8) << l;
                 held[1] |= (b as u8) << l;
+                *alternate &= !jointed(info.contact);
             }
         }
     }

@@ -3,7 +3,8 @@
 //! pairs, static partners, impacts, points inside and beyond their faces,
 //! bounded and unbounded faces, faces of A, of B and two core points
 //! (apart or coinciding), rounded or not, with and without rolling
-//! resistance.
+//! resistance. `plan`: which bundles a substep's position pass corrects,
+//! with which parameters.
 
 use super::super::FeaturePoint;
 use super::position::{position_bundle, scatter_poses};
@@ -14,6 +15,8 @@ use crate::dynamics::contact_solver::{position_one, solve_one, update_one, warm_
 use crate::math::{Rot, Vec2};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+mod plan;
 
 struct Gen(ChaCha8Rng);
 
