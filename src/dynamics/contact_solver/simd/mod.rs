@@ -198,10 +198,10 @@ pub(crate) struct ContactBundles {
     /// Per bundle: the bodies the position pass holds (none unless
     /// [`ContactBundles::plan_position_pass`] says so).
     held: Vec<Held>,
-    /// Per bundle: no contact of it shares a body with a joint, so the
-    /// position pass corrects it on alternate substeps only (see
-    /// [`PositionPass`]).
-    alternate: Vec<bool>,
+    /// Per bundle, one bit per lane: the lane's contact has no jointed
+    /// body, so the position pass corrects it on alternate substeps only
+    /// (see [`PositionPass`]).
+    alternate: Vec<u8>,
     /// Scratch: one level's constraints, two-point manifolds first, before
     /// they are cut into bundles, and its one-point manifolds.
     level: Vec<u32>,
@@ -283,7 +283,7 @@ impl ContactBundles {
         self.info.push(info);
         self.bouncy.push(bouncy);
         self.held.push([0; 2]);
-        self.alternate.push(false);
+        self.alternate.push(0);
         // Bundles of one level are independent of each other; the caller
         // marks the last of the level.
         self.velocity.push(VelocityBundle {
@@ -319,9 +319,8 @@ impl ContactBundles {
     /// so that only the other one moves (shock propagation, see
     /// `dynamics::stack_levels`): `hold(contact)` (the contact's position
     /// in the touching list) says which, A, B or neither. And it corrects
-    /// the bundles none of whose contacts has a body with a joint
-    /// (`jointed(contact)`) on alternate substeps only (see
-    /// [`PositionPass`]).
+    /// the contacts without a jointed body (`jointed(contact)` false) on
+    /// alternate substeps only (see [`PositionPass`]).
     pub fn plan_position_pass(
         &mut self,
         hold: impl Fn(u32) -> (bool, bool),
@@ -332,12 +331,12 @@ impl ContactBundles {
         let bundles = self.info.iter().zip(&mut self.held);
         for ((info, held), alternate) in bundles.zip(&mut self.alternate) {
             *held = [0; 2];
-            *alternate = true;
+            *alternate = 0;
             for (l, info) in info.iter().enumerate() {
                 let (a, b) = hold(info.contact);
                 held[0] |= (a as u8) << l;
                 held[1] |= (b as u8) << l;
-                *alternate &= !jointed(info.contact);
+                *alternate |= (!jointed(info.contact) as u8) << l;
             }
         }
     }

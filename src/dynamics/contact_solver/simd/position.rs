@@ -4,7 +4,7 @@
 use super::point::push_apart;
 use super::*;
 
-/// Which bundles a substep's position pass corrects, and how strongly.
+/// Which contacts a substep's position pass corrects, and how strongly.
 ///
 /// The contacts of bodies with joints are corrected on every substep, as
 /// the joints' own position pass moves those bodies on every substep. The
@@ -14,17 +14,18 @@ use super::*;
 /// pass where nothing is jointed (a settled pile or stack needs no more;
 /// see `docs/2026-11-28-alternate-position-passes.md`). Correcting the
 /// jointed bodies' contacts on alternate substeps too left fewer ragdoll
-/// piles asleep (12 of 16 instead of 14).
+/// piles asleep (12 of 16 instead of 14). The choice is made lane by lane,
+/// so that a contact is treated the same in bundles of four and of eight.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum PositionPass<'a> {
-    /// Every bundle: the alternate ones with `alternate`'s parameters.
+    /// Every contact: the alternate ones with `alternate`'s parameters.
     All { alternate: &'a SolverParams },
-    /// Only the bundles whose contacts have a jointed body.
+    /// Only the contacts with a jointed body.
     Jointed,
 }
 
 /// One NGS position pass; see `super::position_constraint`. `prm` are the
-/// parameters of the bundles corrected on every substep (see
+/// parameters of the contacts corrected on every substep (see
 /// [`PositionPass`]).
 pub(crate) fn solve_positions(
     constraints: &ContactBundles,
@@ -33,44 +34,67 @@ pub(crate) fn solve_positions(
     pass: PositionPass,
 ) {
     let gs = &constraints.geometry[..];
-    let held = &constraints.held[..];
-    let alternate = &constraints.alternate[..];
-    // The parameters of bundle `i`, or `None` when this pass skips it.
-    let params = |i: usize| match (alternate[i], pass) {
-        (false, _) => Some(prm),
-        (true, PositionPass::All { alternate }) => Some(alternate),
-        (true, PositionPass::Jointed) => None,
+    let (held, alternate) = (&constraints.held[..], &constraints.alternate[..]);
+    let every = F::splat(prm.position_correction);
+    // Bundle `i`'s correction fraction per lane and its holds, or `None`
+    // when this pass corrects none of its lanes. On a substep that skips
+    // some lanes, they are held on both sides: they move nothing and are
+    // not stored.
+    let plan = |i: usize| {
+        let (mask, h) = (alternate[i], held[i]);
+        match pass {
+            PositionPass::All { alternate } => {
+                let beta = select(
+                    lanes_f(mask),
+                    F::splat(alternate.position_correction),
+                    every,
+                );
+                Some((beta, h))
+            }
+            PositionPass::Jointed if mask == lanes_mask(LANES as u8) => None,
+            PositionPass::Jointed => Some((every, [h[0] | mask, h[1] | mask])),
+        }
     };
     let mut i = 0;
     while i < gs.len() {
         let g1 = &gs[i];
-        let Some(p1) = params(i) else {
+        let Some((beta1, h1)) = plan(i) else {
             i += 1;
             continue;
         };
         let next = gs.get(i + 1).filter(|_| g1.independent_of_next);
-        if let Some((g2, p2)) = next.and_then(|g2| Some((g2, params(i + 1)?))) {
+        if let Some((g2, (beta2, h2))) = next.and_then(|g2| Some((g2, plan(i + 1)?))) {
             // Two independent bundles side by side, as in the velocity
             // pass.
             let (qa1, qb1) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
             let (qa2, qb2) = (PoseW::gather(poses, &g2.a), PoseW::gather(poses, &g2.b));
-            let (h1, h2) = (held[i], held[i + 1]);
-            let moved1 = position_bundle(g1, h1, qa1, qb1, p1);
-            let moved2 = position_bundle(g2, h2, qa2, qb2, p2);
+            let moved1 = position_bundle(g1, h1, qa1, qb1, beta1, prm);
+            let moved2 = position_bundle(g2, h2, qa2, qb2, beta2, prm);
             scatter_poses(g1, h1, moved1, poses);
             scatter_poses(g2, h2, moved2, poses);
             i += 2;
             continue;
         }
         let (qa, qb) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
-        let moved = position_bundle(g1, held[i], qa, qb, p1);
-        scatter_poses(g1, held[i], moved, poses);
+        let moved = position_bundle(g1, h1, qa, qb, beta1, prm);
+        scatter_poses(g1, h1, moved, poses);
         i += 1;
     }
 }
 
+/// All ones in the lanes of `bits` (bit `l` for lane `l`), zero elsewhere.
+#[inline(always)]
+fn lanes_f(bits: u8) -> F {
+    let mut m = F::ZERO;
+    for l in (0..LANES).filter(|l| bits >> l & 1 == 1) {
+        put(&mut m, l, f32::from_bits(u32::MAX));
+    }
+    m
+}
+
 /// The position correction of a bundle in lanes, from its bodies' poses
-/// `qa`, `qb`, with the bodies `held` holds still: the corrected poses, or
+/// `qa`, `qb`, with the bodies `held` holds still and the fraction `beta`
+/// of each lane's error (in place of `prm`'s): the corrected poses, or
 /// `None` when no lane pushes.
 #[inline(always)]
 pub(super) fn position_bundle(
@@ -78,12 +102,13 @@ pub(super) fn position_bundle(
     held: Held,
     qa: PoseW,
     qb: PoseW,
+    beta: F,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     if g.single {
-        super::single::position_single(g, held, qa, qb, prm)
+        super::single::position_single(g, held, qa, qb, beta, prm)
     } else {
-        position_block(g, held, qa, qb, prm)
+        position_block(g, held, qa, qb, beta, prm)
     }
 }
 
@@ -110,13 +135,14 @@ pub(super) fn position_block(
     held: Held,
     qa: PoseW,
     qb: PoseW,
+    beta: F,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     match g.faces {
-        FACES_A => position_block_on::<FACES_A>(g, held, qa, qb, prm),
-        FACES_B => position_block_on::<FACES_B>(g, held, qa, qb, prm),
-        FACES_MIXED => position_block_on::<FACES_MIXED>(g, held, qa, qb, prm),
-        _ => position_block_on::<FACES_ANY>(g, held, qa, qb, prm),
+        FACES_A => position_block_on::<FACES_A>(g, held, qa, qb, beta, prm),
+        FACES_B => position_block_on::<FACES_B>(g, held, qa, qb, beta, prm),
+        FACES_MIXED => position_block_on::<FACES_MIXED>(g, held, qa, qb, beta, prm),
+        _ => position_block_on::<FACES_ANY>(g, held, qa, qb, beta, prm),
     }
 }
 
@@ -127,13 +153,14 @@ pub(super) fn position_block_on<const FACES: u8>(
     held: Held,
     mut qa: PoseW,
     mut qb: PoseW,
+    beta: F,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     let (s1, n1, ra1, ab1) = lane_geometry::<FACES>(&g.points[0], &qa, &qb);
     let (s2, n2, ra2, ab2) = lane_geometry::<FACES>(&g.points[1], &qa, &qb);
     let target = |s: F| {
         clamp(
-            F::splat(prm.position_correction) * (s + F::splat(prm.linear_slop)),
+            beta * (s + F::splat(prm.linear_slop)),
             F::splat(-prm.max_correction),
             F::ZERO,
         )

@@ -123,13 +123,14 @@ pub(super) fn position_single(
     held: Held,
     qa: PoseW,
     qb: PoseW,
+    beta: F,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     match g.faces {
-        FACES_A => position_single_on::<FACES_A>(g, held, qa, qb, prm),
-        FACES_B => position_single_on::<FACES_B>(g, held, qa, qb, prm),
-        FACES_MIXED => position_single_on::<FACES_MIXED>(g, held, qa, qb, prm),
-        _ => position_single_on::<FACES_ANY>(g, held, qa, qb, prm),
+        FACES_A => position_single_on::<FACES_A>(g, held, qa, qb, beta, prm),
+        FACES_B => position_single_on::<FACES_B>(g, held, qa, qb, beta, prm),
+        FACES_MIXED => position_single_on::<FACES_MIXED>(g, held, qa, qb, beta, prm),
+        _ => position_single_on::<FACES_ANY>(g, held, qa, qb, beta, prm),
     }
 }
 
@@ -140,11 +141,12 @@ fn position_single_on<const FACES: u8>(
     held: Held,
     mut qa: PoseW,
     mut qb: PoseW,
+    beta: F,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     let (s, n, ra, ab) = lane_geometry::<FACES>(&g.points[0], &qa, &qb);
     let correction = clamp(
-        F::splat(prm.position_correction) * (s + F::splat(prm.linear_slop)),
+        beta * (s + F::splat(prm.linear_slop)),
         F::splat(-prm.max_correction),
         F::ZERO,
     );
