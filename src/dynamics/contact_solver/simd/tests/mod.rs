@@ -475,16 +475,21 @@ fn lane_kernels_match_the_scalar_routines_on_one_point_manifolds() {
     assert!(any.faces[FACES_ANY as usize] > 1000, "{any:?}");
 }
 
-#[test]
-fn restitution_in_bundles_matches_the_scalar_routines() {
-    let mut g = Gen(ChaCha8Rng::seed_from_u64(0xb0b0));
-    let prm = SolverParams {
+/// The solver parameters of the tests of whole passes.
+fn pass_params() -> SolverParams {
+    SolverParams {
         max_push_speed: 3.0,
         linear_slop: 0.005,
         position_correction: 0.2,
         max_correction: 0.2,
         restitution_threshold: 1.0,
-    };
+    }
+}
+
+#[test]
+fn restitution_in_bundles_matches_the_scalar_routines() {
+    let mut g = Gen(ChaCha8Rng::seed_from_u64(0xb0b0));
+    let prm = pass_params();
     // Bundles where some point bounces, and bundles with restitution
     // where none does (their anchor update is skipped) but some lane is
     // an impact (whose impulses are forgotten all the same).

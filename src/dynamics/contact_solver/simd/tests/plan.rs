@@ -7,13 +7,7 @@ use super::*;
 #[test]
 fn position_pass_corrects_unjointed_contacts_on_alternate_substeps() {
     let mut g = Gen(ChaCha8Rng::seed_from_u64(29));
-    let prm = SolverParams {
-        max_push_speed: 3.0,
-        linear_slop: 0.005,
-        position_correction: 0.2,
-        max_correction: 0.2,
-        restitution_threshold: 1.0,
-    };
+    let prm = pass_params();
     let alternate = SolverParams {
         position_correction: 0.36,
         ..prm
