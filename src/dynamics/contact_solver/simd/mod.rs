@@ -372,5 +372,16 @@ fn put(x: &mut F, l: usize, v: f32) {
     x.as_mut_array()[l] = v;
 }
 
+/// All ones in the lanes of `bits` (bit `l` for lane `l`), zero elsewhere:
+/// a mask for `select`.
+#[inline(always)]
+fn lanes_f(bits: u8) -> F {
+    let mut m = F::ZERO;
+    for l in (0..LANES).filter(|l| bits >> l & 1 == 1) {
+        put(&mut m, l, f32::from_bits(u32::MAX));
+    }
+    m
+}
+
 #[cfg(test)]
 mod tests;

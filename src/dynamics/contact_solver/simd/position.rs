@@ -82,16 +82,6 @@ pub(crate) fn solve_positions(
     }
 }
 
-/// All ones in the lanes of `bits` (bit `l` for lane `l`), zero elsewhere.
-#[inline(always)]
-fn lanes_f(bits: u8) -> F {
-    let mut m = F::ZERO;
-    for l in (0..LANES).filter(|l| bits >> l & 1 == 1) {
-        put(&mut m, l, f32::from_bits(u32::MAX));
-    }
-    m
-}
-
 /// The position correction of a bundle in lanes, from its bodies' poses
 /// `qa`, `qb`, with the bodies `held` holds still and the fraction `beta`
 /// of each lane's error (in place of `prm`'s): the corrected poses, or
