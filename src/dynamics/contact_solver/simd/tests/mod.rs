@@ -3,7 +3,7 @@
 //! pairs, static partners, impacts, points inside and beyond their faces,
 //! bounded and unbounded faces, faces of A, of B and two core points
 //! (apart or coinciding), rounded or not, with and without rolling
-//! resistance. `plan`: which bundles a substep's position pass corrects,
+//! resistance. `plan`: which contacts a substep's position pass corrects,
 //! with which parameters.
 
 use super::super::FeaturePoint;
