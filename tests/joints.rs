@@ -275,6 +275,52 @@ fn prismatic_limits_hold() {
     assert!(highest <= 5.5 + 0.02, "{highest}");
 }
 
+/// A hinge's angle is known on the circle only. A rod turned past a limit
+/// near ±π (its angle read as far past the other limit) goes back to the
+/// nearer limit, not the long way round to the other one.
+#[test]
+fn hinge_limits_near_half_a_turn_take_the_short_way_back() {
+    // (lower, upper, start): 0.3 rad past the upper limit 3.0, then the
+    // mirror case past the lower limit −3.0.
+    for (lower, upper, start, nearer) in [(-1.0, 3.0, 3.3, 3.0), (-3.0, 1.0, -3.3, -3.0)] {
+        let mut w = World::new(WorldSettings {
+            gravity: Vec2::ZERO,
+            ..WorldSettings::default()
+        });
+        let rot = minkowski::math::Rot::from_angle(start);
+        let rod = w
+            .add_body(
+                BodyDef::new(Shape::rect(0.5, 0.05), rot.apply(Vec2::new(0.5, 0.0)))
+                    .angle(start)
+                    .density(1.0),
+            )
+            .unwrap();
+        let kind = JointKind::Revolute(Revolute {
+            limits: Some(Limits { lower, upper }),
+            ..Revolute::default()
+        });
+        w.add_joint(
+            w.joint_def(None, rod, Vec2::ZERO, Vec2::ZERO, kind)
+                .unwrap(),
+        )
+        .unwrap();
+        let mut farthest = 0.0f32;
+        for _ in 0..120 {
+            w.step();
+            let a = w.body(rod).unwrap().angle();
+            // How far the rod turned from its start, either way round.
+            let turned = libm::remainderf(a - start, std::f32::consts::TAU).abs();
+            farthest = farthest.max(turned);
+        }
+        let a = w.body(rod).unwrap().angle();
+        println!(
+            "limits ({lower}, {upper}), start {start}: rests at {a}, turned at most {farthest}"
+        );
+        assert!((a - nearer).abs() <= 0.01, "rests at {a}, not at {nearer}");
+        assert!(farthest <= 0.31, "turned {farthest} rad the long way");
+    }
+}
+
 #[test]
 fn welded_cantilever_sags_less_than_a_centimetre() {
     let mut w = world();

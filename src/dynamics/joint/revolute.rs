@@ -72,6 +72,7 @@ impl RevoluteConstraint {
         let axial_mass = f.axial_mass();
         let needs_angle = self.spring.is_some() || self.limits.is_some();
         let angle = if needs_angle { f.angle(qa, qb) } else { 0.0 };
+        let angle_lim = self.limits.map_or(angle, |lim| toward_limits(angle, &lim));
         if let Some(s) = &self.spring {
             let l = soft_impulse(s, axial_mass, bb.w - ba.w, angle, imp.spring);
             imp.spring += l;
@@ -83,11 +84,11 @@ impl RevoluteConstraint {
             f.apply_angular(ba, bb, l);
         }
         if let Some(lim) = &self.limits {
-            let c = angle - lim.lower;
+            let c = angle_lim - lim.lower;
             let l = -axial_mass * (bb.w - ba.w + limit_bias(c, prm.inv_h));
             let l = accumulate_nonnegative(&mut imp.lower, l);
             f.apply_angular(ba, bb, l);
-            let c = lim.upper - angle;
+            let c = lim.upper - angle_lim;
             let l = -axial_mass * (ba.w - bb.w + limit_bias(c, prm.inv_h));
             let l = accumulate_nonnegative(&mut imp.upper, l);
             f.apply_angular(ba, bb, -l);
@@ -108,7 +109,7 @@ impl RevoluteConstraint {
         prm: &JointParams,
     ) {
         if let Some(lim) = &self.limits {
-            let angle = f.angle(qa, qb);
+            let angle = toward_limits(f.angle(qa, qb), lim);
             let c = if angle < lim.lower {
                 angle - lim.lower
             } else if angle > lim.upper {
@@ -130,6 +131,27 @@ impl RevoluteConstraint {
             imp.linear * inv_h,
             (imp.spring + imp.motor + imp.lower - imp.upper) * inv_h,
         )
+    }
+}
+
+/// The joint angle as the limits read it. The angle is known on the circle
+/// only (in (−π, π] at the step's start), so an angle outside the limits is
+/// taken as past the nearer of the two: the forbidden arc is split at its
+/// middle, opposite the range's centre. Read as is, a hinge whose upper
+/// limit is near π and which turned past it would be taken as far below its
+/// lower limit, held there by the velocity pass and driven the long way
+/// round by the position pass. Angles within π of the range's centre (every
+/// angle within the limits) are returned unchanged.
+#[inline]
+pub(crate) fn toward_limits(angle: f32, lim: &Limits) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    let centre = 0.5 * (lim.lower + lim.upper);
+    if angle - centre > PI {
+        angle - TAU
+    } else if angle - centre < -PI {
+        angle + TAU
+    } else {
+        angle
     }
 }
 
