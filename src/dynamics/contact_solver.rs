@@ -306,11 +306,13 @@ impl ContactConstraints {
             };
         }
         let ii = sa.inv_inertia + sb.inv_inertia;
-        // Rolling resistance acts where a rounded surface rolls: a one-point
-        // contact with a rounding radius. A polygon's corner on a face has
-        // nothing to roll on, and a body wedged between several corners
-        // would only have its contacts' couples fight one another.
-        let rolls = m.count == 1 && features[0].radius > 0.0;
+        // Rolling resistance acts where a rounded surface rolls: a contact
+        // with a rounding radius, of one point or two (a face rocking on a
+        // capsule's end keeps a speculative second point). A polygon's
+        // corner on a face has nothing to roll on, and a body wedged between
+        // several corners would only have its contacts' couples fight one
+        // another.
+        let rolls = features[0].radius > 0.0;
         let rolling_arm = if rolls && ii > 0.0 { rolling_arm } else { 0.0 };
         self.velocity.push(VelocityConstraint {
             a,

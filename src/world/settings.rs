@@ -20,7 +20,7 @@ pub struct WorldSettings {
     pub substeps: u32,
     /// Velocity iterations per substep.
     pub velocity_iterations: u32,
-    /// Rolling resistance at one-point contacts of a rounded surface
+    /// Rolling resistance at contacts of a rounded surface
     /// (dimensionless): the contact resists relative spin with a torque up
     /// to `rolling_resistance · N · r`, r being the smaller body's bounding
     /// radius, in every substep. Stops rocking ellipses and rolling balls as

@@ -139,7 +139,7 @@ impl World {
                     .get(child as usize)
                     .map_or(0.0, |c| c.shape.bounding_radius())
             };
-            let lever = if c.manifold.count == 1 && c.features[0].radius > 0.0 {
+            let lever = if c.features[0].radius > 0.0 {
                 radius(ba, c.child_a).min(radius(bb, c.child_b))
             } else {
                 0.0

@@ -206,7 +206,7 @@ pub(super) fn block_matrix(
 
 impl VelocityConstraint {
     #[cfg(test)]
-    /// A two-point manifold solved by the block solver (no rolling resistance).
+    /// A two-point manifold whose normal impulses the block solver finds.
     #[inline]
     fn is_block(&self) -> bool {
         self.count == 2 && self.block_ok
@@ -240,7 +240,11 @@ pub(super) fn solve_one(c: &mut VelocityConstraint, bodies: &mut [SolverBody]) {
         }
     }
     if c.rolling_arm > 0.0 {
-        let max = c.rolling_arm * c.points[0].normal_impulse;
+        let load = match count {
+            1 => c.points[0].normal_impulse,
+            _ => c.points[0].normal_impulse + c.points[1].normal_impulse,
+        };
+        let max = c.rolling_arm * load;
         let new = clamp(
             c.rolling_impulse - c.angular_mass * (bb.w - ba.w),
             -max,

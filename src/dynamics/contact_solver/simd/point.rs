@@ -115,6 +115,29 @@ pub(super) fn solve_point_normal(p: &mut PointW, ba: &mut BodyW, bb: &mut BodyW)
     apply(ba, bb, p.normal, p.arm_na, p.arm_nb, delta);
 }
 
+/// Rolling resistance in the lanes that have some (see
+/// `super::super::solve_one`): a torque impulse bounded by the rolling arm
+/// times `load`, the manifold's normal impulse.
+#[inline(always)]
+pub(super) fn solve_rolling(c: &mut VelocityBundle, load: F, ba: &mut BodyW, bb: &mut BodyW) {
+    let rolls = gt(c.rolling_arm, F::ZERO);
+    if !rolls.any() {
+        return;
+    }
+    let cap = c.rolling_arm * load;
+    let new = clamp(
+        c.rolling_impulse - c.angular_mass * (bb.w - ba.w),
+        -cap,
+        cap,
+    );
+    let delta = new - c.rolling_impulse;
+    c.rolling_impulse = select(rolls, new, c.rolling_impulse);
+    // Lanes without resistance keep their spins bit for bit (adding a zero
+    // would turn a spin of -0 into +0).
+    ba.w = select(rolls, ba.w - ba.inv_inertia * delta, ba.w);
+    bb.w = select(rolls, bb.w + bb.inv_inertia * delta, bb.w);
+}
+
 /// `super::super::push_apart` in lanes: lanes with `lambda ≤ 0` keep their poses.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // the scalar routine's arguments, spread

@@ -4,7 +4,9 @@
 //! `position_constraint`), with its rolling resistance: the same operations
 //! in the same order in every lane, branches taken by selecting lanes.
 
-use super::point::{point_anchors, push_apart, solve_friction, solve_point_normal, Substep};
+use super::point::{
+    point_anchors, push_apart, solve_friction, solve_point_normal, solve_rolling, Substep,
+};
 use super::*;
 
 /// The anchor update of a one-point bundle; see `super::super::update_one`,
@@ -94,24 +96,8 @@ fn solve_single_on(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
     let p = &mut c.points[0];
     solve_friction(c.friction, p, ba, bb);
     solve_point_normal(p, ba, bb);
-    // Rolling resistance, in the lanes that have some: a torque impulse
-    // bounded by the normal impulse.
-    let rolls = gt(c.rolling_arm, F::ZERO);
-    if !rolls.any() {
-        return;
-    }
-    let cap = c.rolling_arm * p.normal_impulse;
-    let new = clamp(
-        c.rolling_impulse - c.angular_mass * (bb.w - ba.w),
-        -cap,
-        cap,
-    );
-    let delta = new - c.rolling_impulse;
-    c.rolling_impulse = select(rolls, new, c.rolling_impulse);
-    // Lanes without resistance keep their spins bit for bit (adding a zero
-    // would turn a spin of -0 into +0).
-    ba.w = select(rolls, ba.w - ba.inv_inertia * delta, ba.w);
-    bb.w = select(rolls, bb.w + bb.inv_inertia * delta, bb.w);
+    let load = p.normal_impulse;
+    solve_rolling(c, load, ba, bb);
 }
 
 /// The position correction of a one-point bundle in lanes, from its bodies'

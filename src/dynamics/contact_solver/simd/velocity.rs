@@ -3,8 +3,8 @@
 //! a time.
 
 use super::point::{
-    apply, point_anchors, relative_velocity, solve_friction, solve_point_normal, speed, tangent,
-    Substep,
+    apply, point_anchors, relative_velocity, solve_friction, solve_point_normal, solve_rolling,
+    speed, tangent, Substep,
 };
 use super::*;
 
@@ -113,6 +113,7 @@ pub(super) fn update_block_on<const FACES: u8>(
         F::splat(h) * (ba.w.abs() + bb.w.abs()),
         F::splat(super::super::velocity::FAST_TURN),
     ) | gt(c.impact, F::splat(0.5));
+    c.rolling_impulse = select(fresh, F::ZERO, c.rolling_impulse);
     let step = Substep {
         ba: &ba,
         bb: &bb,
@@ -222,7 +223,15 @@ pub(super) fn solve_bundle(c: &mut VelocityBundle, bodies: &mut [SolverBody]) {
     solve_friction(friction, p1, &mut ba, &mut bb);
     solve_friction(friction, p2, &mut ba, &mut bb);
     solve_normal(c, &mut ba, &mut bb);
+    solve_rolling_two(c, &mut ba, &mut bb);
     c.scatter(&ba, &bb, bodies);
+}
+
+/// A two-point bundle's rolling resistance, bounded by both points' load.
+#[inline(always)]
+fn solve_rolling_two(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
+    let load = c.points[0].normal_impulse + c.points[1].normal_impulse;
+    solve_rolling(c, load, ba, bb);
 }
 
 /// The normal impulses of a two-point bundle, as `super::solve_one`: the
@@ -289,6 +298,8 @@ pub(super) fn solve_pair(
     }
     solve_normal(c1, &mut a1, &mut b1);
     solve_normal(c2, &mut a2, &mut b2);
+    solve_rolling_two(c1, &mut a1, &mut b1);
+    solve_rolling_two(c2, &mut a2, &mut b2);
     c1.scatter(&a1, &b1, bodies);
     c2.scatter(&a2, &b2, bodies);
 }

@@ -159,7 +159,7 @@ fn case(
             ..Default::default()
         };
         let points = [point(), point()];
-        let rolls = count == 1 && g.coin(0.7);
+        let rolls = g.coin(0.7);
         velocity[l] = Some(VelocityConstraint {
             a,
             b,
@@ -387,7 +387,11 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
                 assert_eq!(body_bits(&lanes), body_bits(&scalar), "velocity");
                 for (l, c) in vc.iter().enumerate() {
                     assert_eq!(constraint_bits(&vb.lane(l)), constraint_bits(c));
-                    let cap = c.rolling_arm * c.points[0].normal_impulse;
+                    let load = match c.count {
+                        1 => c.points[0].normal_impulse,
+                        _ => c.points[0].normal_impulse + c.points[1].normal_impulse,
+                    };
+                    let cap = c.rolling_arm * load;
                     seen.rolled += (cap > 0.0 && c.rolling_impulse.abs() == cap) as u32;
                 }
             }
@@ -442,6 +446,7 @@ fn lane_kernels_match_the_scalar_routines_on_two_point_faces() {
     let seen = compare(0x5eed, 3000, 2, true);
     // The kernels' interesting paths were exercised.
     assert!(seen.mixed > 50 && seen.pointwise > 50, "{seen:?}");
+    assert!(seen.rolled > 500, "{seen:?}");
     assert!(seen.pushed > 1000, "{seen:?}");
     assert!(seen.capped > 100, "{seen:?}");
     assert!(seen.faces[..3].iter().all(|&n| n > 100), "{seen:?}");
@@ -453,6 +458,7 @@ fn lane_kernels_match_the_scalar_routines_on_two_point_faces() {
 fn lane_kernels_match_the_scalar_routines_on_two_points_of_any_kind() {
     let seen = compare(0x2b0b, 2000, 2, false);
     assert!(seen.mixed > 50 && seen.pointwise > 50, "{seen:?}");
+    assert!(seen.rolled > 500, "{seen:?}");
     assert!(seen.pushed > 500, "{seen:?}");
     assert!(seen.core_points > 2000, "{seen:?}");
     assert!(seen.coincident > 50, "{seen:?}");
