@@ -280,8 +280,8 @@ fn prismatic_limits_hold() {
 /// nearer limit, not the long way round to the other one.
 #[test]
 fn hinge_limits_near_half_a_turn_take_the_short_way_back() {
-    // (lower, upper, start): 0.3 rad past the upper limit 3.0, then the
-    // mirror case past the lower limit −3.0.
+    // (lower, upper, start, the nearer limit): 0.3 rad past the upper limit
+    // 3.0, then the mirror case past the lower limit −3.0.
     for (lower, upper, start, nearer) in [(-1.0, 3.0, 3.3, 3.0), (-3.0, 1.0, -3.3, -3.0)] {
         let mut w = World::new(WorldSettings {
             gravity: Vec2::ZERO,
