@@ -5,7 +5,8 @@
 //! Velocity pass, in Box2D v3's order: spring (soft), motor (bounded
 //! torque), lower and upper limits (one-sided, speculative), then the point
 //! constraint `vB + ωB×rB − vA − ωA×rA = 0` as a 2×2 solve. Position pass
-//! (NGS): the violated limit, then the anchors' separation, both removed by
+//! (NGS): the limit violated by more than [`ANGULAR_SLOP`], then the anchors'
+//! separation, both removed by
 //! pseudo-impulses on the poses (Box2D v2.4 `b2RevoluteJoint::SolvePositionConstraints`).
 
 use super::def::{Limits, Motor, Revolute};
@@ -16,6 +17,16 @@ use super::frame::{
 use super::JointParams;
 use crate::dynamics::solver_body::{SolverBody, SolverPose};
 use crate::math::Vec2;
+
+/// How far past a limit (rad, 2°) the position pass leaves a hinge, as the
+/// linear slop is how deep it leaves a contact (Box2D v2.4's angular slop).
+/// Violations within it are left to the velocity pass, which stops them
+/// growing. Corrected to the limit itself, a hinge loaded past it (a limb
+/// pressed by a neighbour) had its position pass undo the contacts' every
+/// substep, and the two passes' fight kept ragdoll piles moving: 870 of
+/// 1024 starts slept within 20 s with no slop, 904 with it (see
+/// `docs/2026-11-28-hinge-limits-and-rolling-landed.md`).
+pub(crate) const ANGULAR_SLOP: f32 = 2.0 * std::f32::consts::PI / 180.0;
 
 /// A revolute joint prepared for one step.
 #[derive(Clone, Copy, Debug)]
@@ -110,10 +121,17 @@ impl RevoluteConstraint {
     ) {
         if let Some(lim) = &self.limits {
             let angle = toward_limits(f.angle(qa, qb), lim);
-            let c = if angle < lim.lower {
-                angle - lim.lower
-            } else if angle > lim.upper {
-                angle - lim.upper
+            // A range narrower than two slops (a locked hinge) is held
+            // exactly.
+            let slop = if lim.upper - lim.lower < 2.0 * ANGULAR_SLOP {
+                0.0
+            } else {
+                ANGULAR_SLOP
+            };
+            let c = if angle < lim.lower - slop {
+                angle - lim.lower + slop
+            } else if angle > lim.upper + slop {
+                angle - lim.upper - slop
             } else {
                 0.0
             };
