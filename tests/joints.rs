@@ -278,6 +278,28 @@ fn prismatic_limits_hold() {
 /// The position pass's tolerance on a hinge limit (Box2D v2.4's angular slop).
 const ANGULAR_SLOP: f32 = 2.0 * std::f32::consts::PI / 180.0;
 
+/// A 1 m rod hinged to the world at the origin by one end, at `angle` (rad),
+/// with the hinge's limits (its reference angle 0).
+fn limited_rod(w: &mut World, lower: f32, upper: f32, angle: f32) -> BodyId {
+    let at = minkowski::math::Rot::from_angle(angle).apply(Vec2::new(0.5, 0.0));
+    let rod = w
+        .add_body(
+            BodyDef::new(Shape::rect(0.5, 0.05), at)
+                .angle(angle)
+                .density(1.0),
+        )
+        .unwrap();
+    let kind = JointKind::Revolute(Revolute {
+        limits: Some(Limits { lower, upper }),
+        ..Revolute::default()
+    });
+    let def = w
+        .joint_def(None, rod, Vec2::ZERO, Vec2::ZERO, kind)
+        .unwrap();
+    w.add_joint(def).unwrap();
+    rod
+}
+
 /// A rod hinged at one end falls from horizontal onto its lower limit and
 /// rests there, within the angular slop; a locked hinge (a range narrower
 /// than two slops) holds to a hundredth of that.
@@ -285,18 +307,7 @@ const ANGULAR_SLOP: f32 = 2.0 * std::f32::consts::PI / 180.0;
 fn hinge_limits_hold_within_the_angular_slop() {
     for (lower, upper) in [(-0.5, 0.5), (0.0, 0.0)] {
         let mut w = world();
-        let rod = w
-            .add_body(BodyDef::new(Shape::rect(0.5, 0.05), Vec2::new(0.5, 0.0)).density(1.0))
-            .unwrap();
-        let kind = JointKind::Revolute(Revolute {
-            limits: Some(Limits { lower, upper }),
-            ..Revolute::default()
-        });
-        w.add_joint(
-            w.joint_def(None, rod, Vec2::ZERO, Vec2::ZERO, kind)
-                .unwrap(),
-        )
-        .unwrap();
+        let rod = limited_rod(&mut w, lower, upper, 0.0);
         let mut lowest = f32::INFINITY;
         for _ in 0..240 {
             w.step();
@@ -326,23 +337,7 @@ fn hinge_limits_near_half_a_turn_take_the_short_way_back() {
             gravity: Vec2::ZERO,
             ..WorldSettings::default()
         });
-        let rot = minkowski::math::Rot::from_angle(start);
-        let rod = w
-            .add_body(
-                BodyDef::new(Shape::rect(0.5, 0.05), rot.apply(Vec2::new(0.5, 0.0)))
-                    .angle(start)
-                    .density(1.0),
-            )
-            .unwrap();
-        let kind = JointKind::Revolute(Revolute {
-            limits: Some(Limits { lower, upper }),
-            ..Revolute::default()
-        });
-        w.add_joint(
-            w.joint_def(None, rod, Vec2::ZERO, Vec2::ZERO, kind)
-                .unwrap(),
-        )
-        .unwrap();
+        let rod = limited_rod(&mut w, lower, upper, start);
         let mut farthest = 0.0f32;
         for _ in 0..120 {
             w.step();
