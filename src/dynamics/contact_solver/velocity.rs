@@ -211,6 +211,17 @@ impl VelocityConstraint {
     fn is_block(&self) -> bool {
         self.count == 2 && self.block_ok
     }
+
+    #[cfg(test)]
+    /// The normal load that bounds the rolling resistance: the manifold's
+    /// normal impulses, summed.
+    #[inline]
+    pub(super) fn rolling_load(&self) -> f32 {
+        match self.count {
+            1 => self.points[0].normal_impulse,
+            _ => self.points[0].normal_impulse + self.points[1].normal_impulse,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -240,11 +251,7 @@ pub(super) fn solve_one(c: &mut VelocityConstraint, bodies: &mut [SolverBody]) {
         }
     }
     if c.rolling_arm > 0.0 {
-        let load = match count {
-            1 => c.points[0].normal_impulse,
-            _ => c.points[0].normal_impulse + c.points[1].normal_impulse,
-        };
-        let max = c.rolling_arm * load;
+        let max = c.rolling_arm * c.rolling_load();
         let new = clamp(
             c.rolling_impulse - c.angular_mass * (bb.w - ba.w),
             -max,

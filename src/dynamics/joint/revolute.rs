@@ -6,8 +6,8 @@
 //! torque), lower and upper limits (one-sided, speculative), then the point
 //! constraint `vB + ωB×rB − vA − ωA×rA = 0` as a 2×2 solve. Position pass
 //! (NGS): the limit violated by more than [`ANGULAR_SLOP`], then the anchors'
-//! separation, both removed by
-//! pseudo-impulses on the poses (Box2D v2.4 `b2RevoluteJoint::SolvePositionConstraints`).
+//! separation, both removed by pseudo-impulses on the poses (Box2D v2.4
+//! `b2RevoluteJoint::SolvePositionConstraints`).
 
 use super::def::{Limits, Motor, Revolute};
 use super::frame::{

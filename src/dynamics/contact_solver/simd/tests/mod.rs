@@ -387,11 +387,7 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
                 assert_eq!(body_bits(&lanes), body_bits(&scalar), "velocity");
                 for (l, c) in vc.iter().enumerate() {
                     assert_eq!(constraint_bits(&vb.lane(l)), constraint_bits(c));
-                    let load = match c.count {
-                        1 => c.points[0].normal_impulse,
-                        _ => c.points[0].normal_impulse + c.points[1].normal_impulse,
-                    };
-                    let cap = c.rolling_arm * load;
+                    let cap = c.rolling_arm * c.rolling_load();
                     seen.rolled += (cap > 0.0 && c.rolling_impulse.abs() == cap) as u32;
                 }
             }
