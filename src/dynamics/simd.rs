@@ -1,10 +1,12 @@
 //! Lane arithmetic for the contact passes: one lane per constraint of a
-//! bundle of independent constraints (see `schedule`): four lanes, or eight
-//! in a build that targets AVX2 (`RUSTFLAGS="-C target-cpu=native"` on such
-//! a CPU). Eight lanes are not the default: on this project's machine (AMD
-//! EPYC, AVX-512) they made Box2D's large pyramid's solver 17 % faster but
-//! many_pyramids' 7–16 % and smash's 10–20 % slower
-//! (docs/2026-11-27-lanes-eight-and-four.md).
+//! bundle of independent constraints (see `schedule`): eight lanes in a
+//! build that targets AVX2, four otherwise. The project builds for the CPU
+//! that compiles it (`.cargo/config.toml`), so eight wherever the CPU has
+//! AVX2. On the project's machine (AMD EPYC, AVX-512) eight lanes took
+//! 10–19 % off Box2D's large pyramid and 3–10 % off joint_grid, tumbler,
+//! rain and spinner, and cost compounds 2–7 %
+//! (docs/2026-11-28-eight-lanes-by-default.md; an earlier build measured
+//! otherwise, docs/2026-11-27-lanes-eight-and-four.md).
 //!
 //! Every operation here is the lane-wise twin of the scalar one the solver
 //! uses (`glam::Vec2`, `math::cross`, `Rot::apply`, `Rot::integrate`), with
