@@ -109,10 +109,10 @@ fn ragdoll_piles_from_many_starts_sleep() {
     // deviation is about 5 piles at 20 s and 3 at 40 s, so the floors below
     // sit three of them under today's counts: a change that keeps the rate
     // passes, one that costs it several points (80 % at 20 s is 205 piles)
-    // fails. (Earlier, 16 starts were judged at
-    // 20 s: 15 today, 14 before the slop, 13 before the per-shape fat
-    // margins, 12 before the velocity the position passes held back was
-    // removed, 4 when rest was judged by the solver's velocity.) The piles
+    // fails. (Earlier, 16 starts were judged at 20 s: 15 today, 14 before
+    // the slop, 13 before the per-shape fat margins, 12 before the velocity
+    // the position passes held back was removed, 4 when rest was judged by
+    // the solver's velocity.) The piles
     // still awake hold limbs that the two position passes keep moving (see
     // docs/2026-11-27-velocity-held-back.md and
     // docs/2026-11-28-margins-and-contact-churn.md): all of them is the goal.
