@@ -44,26 +44,30 @@
 //! position pass alone. References: E. Catto, "Iterative Dynamics with Temporal
 //! Coherence" (2005), "Solver2D" (2024); Box2D v2.4 `b2ContactSolver` (NGS).
 //!
-//! Data layout: the constraints of a step are first built one by one in
-//! contact order ([`ContactConstraints`], three arrays split by the passes
-//! that read them: the velocity passes' data, the feature geometry that the
-//! anchor update and the position pass recompute the contact from, and what
-//! is read once per step). They are then scheduled into bundles of four
-//! (eight in AVX2 builds) independent constraints stored lane by lane ([`ContactBundles`], see
-//! `simd`), which the passes solve a bundle at a time with bit-identical
-//! results; this file holds the scalar routine of each pass, for one
-//! constraint, which is the reference the lane kernels reproduce (the tests
-//! compare them bit for bit). The step runs only the restitution routine in
-//! scalar, on the points that bounce.
+//! Data layout: the touching contacts of a step are scheduled into bundles
+//! of four (eight in AVX2 builds) independent constraints stored lane by
+//! lane ([`ContactBundles`], see `simd`), and each bundle is built in place
+//! from its contacts ([`Source`]; `simd::prepare` computes in lanes what
+//! `build`, the tests' reference, computes for one): the velocity passes'
+//! data, the feature
+//! geometry that the anchor update and the position pass recompute the
+//! contact from, and what is read once per step. The passes solve a bundle
+//! at a time with bit-identical results; this file holds the scalar routine
+//! of each pass, for one constraint, which is the reference the lane kernels
+//! reproduce (the tests compare them bit for bit). The step runs only the
+//! restitution routine in scalar, on the points that bounce.
 
-use super::body::Body;
 use super::solver_body::SolverBody;
 #[cfg(test)]
 use super::solver_body::SolverPose;
-use crate::math::{cross, cross_sv, Vec2};
+use crate::math::Vec2;
+#[cfg(test)]
+use crate::math::{cross, cross_sv};
 #[cfg(test)]
 use crate::narrowphase::manifold::measure;
-use crate::narrowphase::manifold::{FeatureKind, Manifold, PointFeature};
+#[cfg(test)]
+use crate::narrowphase::manifold::FeatureKind;
+use crate::narrowphase::manifold::{Manifold, PointFeature};
 
 mod forest;
 mod position;
@@ -150,6 +154,7 @@ pub(crate) const IMPACT_SPEED: f32 = 10.0;
 /// A contact point's geometry for the anchor update and the position pass:
 /// the feature kind, the feature points relative to A's and B's centres and
 /// the face normal (step-start orientation), and the sum of the rounding radii.
+#[cfg(test)]
 #[derive(Clone, Copy, Debug, Default)]
 struct FeaturePoint {
     /// B's centre relative to A's at step start, as seen from this point
@@ -165,6 +170,7 @@ struct FeaturePoint {
 }
 
 /// The geometry of one constraint.
+#[cfg(test)]
 #[derive(Clone, Copy, Debug)]
 struct ContactGeometry {
     a: u32,
@@ -188,16 +194,50 @@ struct ConstraintInfo {
     approach: [f32; 2],
 }
 
-/// The contact constraints of one step: three arrays, one entry per constraint
-/// in the same order, split by the passes that read them.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ContactConstraints {
-    /// Warm start, velocity iterations, restitution.
-    velocity: Vec<VelocityConstraint>,
-    /// Anchor updates and the position pass.
-    geometry: Vec<ContactGeometry>,
-    /// Restitution and storing the impulses.
-    info: Vec<ConstraintInfo>,
+/// What one contact constraint is built from: its contact's manifold and
+/// features, and the few facts about its bodies that the build reads.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Source<'a> {
+    /// The contact's position in the step's touching list.
+    pub contact: u32,
+    /// The contact's slot in the pool.
+    pub slot: u32,
+    pub a: u32,
+    pub b: u32,
+    /// The bodies' centres of mass at step start.
+    pub center_a: Vec2,
+    pub center_b: Vec2,
+    /// The bodies' gravity scales (0 for a body that is not dynamic).
+    pub gravity_a: f32,
+    pub gravity_b: f32,
+    pub manifold: &'a Manifold,
+    pub features: &'a [PointFeature; 2],
+    pub friction: f32,
+    pub restitution: f32,
+    /// The rolling resistance's torque cap per unit normal impulse, before
+    /// the test whether the contact can roll at all (see `build`).
+    pub rolling_arm: f32,
+}
+
+/// One constraint as [`build`] makes it, the scalar reference of the
+/// bundles' build in lanes (`simd::prepare`).
+#[cfg(test)]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Built {
+    velocity: VelocityConstraint,
+    geometry: ContactGeometry,
+    info: ConstraintInfo,
+}
+
+/// A touching contact waiting to be built: the bodies and the point count
+/// that schedule it (see `simd::ContactBundles::append_scheduled`), and its
+/// position in the step's touching list, which the builder reads it from.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pending {
+    pub at: u32,
+    pub a: u32,
+    pub b: u32,
+    pub single: bool,
 }
 
 /// Tunables the solver needs from the world settings.
@@ -210,141 +250,125 @@ pub(crate) struct SolverParams {
     pub restitution_threshold: f32,
 }
 
-impl ContactConstraints {
-    /// Removes every constraint, keeping the allocations.
-    pub fn clear(&mut self) {
-        self.velocity.clear();
-        self.geometry.clear();
-        self.info.clear();
-    }
-
-    /// Number of constraints.
-    pub fn len(&self) -> usize {
-        self.velocity.len()
-    }
-
-    /// Adds a constraint built from a manifold between bodies `a` and `b`.
-    #[allow(clippy::too_many_arguments)] // one call site, each argument distinct
-    pub fn push(
-        &mut self,
-        contact: u32,
-        slot: u32,
-        a: u32,
-        b: u32,
-        body_a: &Body,
-        body_b: &Body,
-        sa: &SolverBody,
-        sb: &SolverBody,
-        m: &Manifold,
-        features: &[PointFeature; 2],
-        friction: f32,
-        restitution: f32,
-        gravity: Vec2,
-        rolling_arm: f32,
-    ) {
-        let n = m.normal;
-        let t = Vec2::new(n.y, -n.x);
-        let mut points = [VelocityPoint::default(); 2];
-        let mut geometry = [FeaturePoint::default(); 2];
-        let mut approach = [0.0; 2];
-        let mut impact = false;
-        for (i, (mp, f)) in m.points().iter().zip(features).enumerate() {
-            let ra = mp.point - body_a.center;
-            let rb = mp.point - body_b.center;
-            let rta = cross(ra, t);
-            let rtb = cross(rb, t);
-            let kt =
-                sa.inv_mass + sb.inv_mass + sa.inv_inertia * rta * rta + sb.inv_inertia * rtb * rtb;
-            // Approach speed for restitution (needed only where there is
-            // some). A speculative contact (gap s > 0) is met part-way
-            // through the step; extrapolate the approach across the gap
-            // under the pair's relative gravity (v² = v₀² - 2·a·s), or a
-            // falling body would bounce with the speed it had a few cm
-            // earlier.
-            let dv = sb.v + cross_sv(sb.w, rb) - sa.v - cross_sv(sa.w, ra);
-            impact |= dv.dot(n) < -IMPACT_SPEED;
-            let mut vn0 = 0.0;
-            if restitution != 0.0 {
-                vn0 = dv.dot(n);
-                let gravity_of = |b: &Body| {
-                    if b.kind == super::BodyKind::Dynamic {
-                        b.gravity_scale
-                    } else {
-                        0.0
-                    }
-                };
-                let a_n = gravity.dot(n) * (gravity_of(body_b) - gravity_of(body_a));
-                if vn0 < 0.0 && mp.separation > 0.0 && a_n < 0.0 {
-                    vn0 = -libm::sqrtf(vn0 * vn0 - 2.0 * a_n * mp.separation);
-                }
+/// The constraint of one contact, in scalar: the reference that the build
+/// in lanes reproduces bit for bit.
+#[cfg(test)]
+pub(crate) fn build(src: &Source, sa: &SolverBody, sb: &SolverBody, gravity: Vec2) -> Built {
+    let Source {
+        contact,
+        slot,
+        a,
+        b,
+        center_a,
+        center_b,
+        gravity_a,
+        gravity_b,
+        manifold: m,
+        features,
+        friction,
+        restitution,
+        rolling_arm,
+    } = *src;
+    let n = m.normal;
+    let t = Vec2::new(n.y, -n.x);
+    let mut points = [VelocityPoint::default(); 2];
+    let mut geometry = [FeaturePoint::default(); 2];
+    let mut approach = [0.0; 2];
+    let mut impact = false;
+    for (i, (mp, f)) in m.points().iter().zip(features).enumerate() {
+        let ra = mp.point - center_a;
+        let rb = mp.point - center_b;
+        let rta = cross(ra, t);
+        let rtb = cross(rb, t);
+        let kt =
+            sa.inv_mass + sb.inv_mass + sa.inv_inertia * rta * rta + sb.inv_inertia * rtb * rtb;
+        // Approach speed for restitution (needed only where there is
+        // some). A speculative contact (gap s > 0) is met part-way
+        // through the step; extrapolate the approach across the gap
+        // under the pair's relative gravity (v² = v₀² - 2·a·s), or a
+        // falling body would bounce with the speed it had a few cm
+        // earlier.
+        let dv = sb.v + cross_sv(sb.w, rb) - sa.v - cross_sv(sa.w, ra);
+        impact |= dv.dot(n) < -IMPACT_SPEED;
+        let mut vn0 = 0.0;
+        if restitution != 0.0 {
+            vn0 = dv.dot(n);
+            let a_n = gravity.dot(n) * (gravity_b - gravity_a);
+            if vn0 < 0.0 && mp.separation > 0.0 && a_n < 0.0 {
+                vn0 = -libm::sqrtf(vn0 * vn0 - 2.0 * a_n * mp.separation);
             }
-            approach[i] = vn0;
-            points[i] = VelocityPoint {
-                // Normal, arms, normal mass and bias are set from the
-                // feature geometry at the start of every substep.
-                normal: n,
-                arm_na: 0.0,
-                arm_nb: 0.0,
-                arm_ta: 0.0,
-                arm_tb: 0.0,
-                bias: 0.0,
-                mass: 0.0,
-                tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
-                normal_impulse: mp.normal_impulse,
-                tangent_impulse: mp.tangent_impulse,
-                max_normal_impulse: 0.0,
-            };
-            geometry[i] = FeaturePoint {
-                ab: ra - rb,
-                fa: f.pa - body_a.center,
-                fb: f.pb - body_b.center,
-                fnormal: f.normal,
-                flength: f.length,
-                radius: f.radius,
-                point_radius: f.point_radius,
-                kind: f.kind,
-            };
         }
-        let ii = sa.inv_inertia + sb.inv_inertia;
-        // Rolling resistance acts where a rounded surface rolls: a contact
-        // with a rounding radius, of one point or two (a face rocking on a
-        // capsule's end keeps a speculative second point). A polygon's
-        // corner on a face has nothing to roll on, and a body wedged between
-        // several corners would only have its contacts' couples fight one
-        // another.
-        let rolls = features[0].radius > 0.0;
-        let rolling_arm = if rolls && ii > 0.0 { rolling_arm } else { 0.0 };
-        self.velocity.push(VelocityConstraint {
-            a,
-            b,
-            friction,
-            count: m.count as u8,
-            // Built on the current normals by `update_anchors`.
-            block_ok: false,
-            k: [0.0; 4],
-            rolling_arm,
-            angular_mass: if ii > 0.0 { 1.0 / ii } else { 0.0 },
-            rolling_impulse: if rolling_arm > 0.0 {
-                m.rolling_impulse
-            } else {
-                0.0
-            },
-            impact,
-            quiet: false,
-            points,
-        });
-        self.geometry.push(ContactGeometry {
-            a,
-            b,
-            count: m.count as u8,
-            points: geometry,
-        });
-        self.info.push(ConstraintInfo {
-            contact,
-            slot,
-            restitution,
-            approach,
-        });
+        approach[i] = vn0;
+        points[i] = VelocityPoint {
+            // Normal, arms, normal mass and bias are set from the
+            // feature geometry at the start of every substep.
+            normal: n,
+            arm_na: 0.0,
+            arm_nb: 0.0,
+            arm_ta: 0.0,
+            arm_tb: 0.0,
+            bias: 0.0,
+            mass: 0.0,
+            tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
+            normal_impulse: mp.normal_impulse,
+            tangent_impulse: mp.tangent_impulse,
+            max_normal_impulse: 0.0,
+        };
+        geometry[i] = FeaturePoint {
+            ab: ra - rb,
+            fa: f.pa - center_a,
+            fb: f.pb - center_b,
+            fnormal: f.normal,
+            flength: f.length,
+            radius: f.radius,
+            point_radius: f.point_radius,
+            kind: f.kind,
+        };
+    }
+    let ii = sa.inv_inertia + sb.inv_inertia;
+    // Rolling resistance acts where a rounded surface rolls: a contact
+    // with a rounding radius, of one point or two (a face rocking on a
+    // capsule's end keeps a speculative second point). A polygon's
+    // corner on a face has nothing to roll on, and a body wedged between
+    // several corners would only have its contacts' couples fight one
+    // another.
+    let rolls = features[0].radius > 0.0;
+    let rolling_arm = if rolls && ii > 0.0 { rolling_arm } else { 0.0 };
+    let velocity = VelocityConstraint {
+        a,
+        b,
+        friction,
+        count: m.count as u8,
+        // Built on the current normals by `update_anchors`.
+        block_ok: false,
+        k: [0.0; 4],
+        rolling_arm,
+        angular_mass: if ii > 0.0 { 1.0 / ii } else { 0.0 },
+        rolling_impulse: if rolling_arm > 0.0 {
+            m.rolling_impulse
+        } else {
+            0.0
+        },
+        impact,
+        quiet: false,
+        points,
+    };
+    let geometry = ContactGeometry {
+        a,
+        b,
+        count: m.count as u8,
+        points: geometry,
+    };
+    let info = ConstraintInfo {
+        contact,
+        slot,
+        restitution,
+        approach,
+    };
+    Built {
+        velocity,
+        geometry,
+        info,
     }
 }
 

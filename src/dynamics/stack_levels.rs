@@ -51,6 +51,12 @@ pub(crate) struct StackLevels {
     start: Vec<u32>,
     adjacent: Vec<u32>,
     queue: Vec<u32>,
+    /// The last search's input: its contacts and which bodies responded.
+    /// The levels are a function of these alone, and a settled scene gives
+    /// the same input step after step: a repeated input keeps the levels
+    /// instead of searching again.
+    searched: Vec<Option<(u32, u32)>>,
+    responded: Vec<bool>,
 }
 
 impl StackLevels {
@@ -92,6 +98,45 @@ impl StackLevels {
     pub fn build(&mut self, bodies: &[SolverBody]) {
         let n = bodies.len();
         self.jointed.resize(n, false);
+        let same = self.searched == self.contacts
+            && self.responded.len() == n
+            && self
+                .responded
+                .iter()
+                .zip(bodies)
+                .all(|(&r, b)| r == b.responds());
+        if !same {
+            self.search(bodies);
+            self.searched.clone_from(&self.contacts);
+            self.responded.clear();
+            self.responded.extend(bodies.iter().map(|b| b.responds()));
+        } else {
+            debug_assert!(self.search_matches(bodies), "kept levels differ");
+        }
+        self.hold.clear();
+        let holds = self.contacts.iter().zip(&self.rise).map(|(c, &rise)| {
+            let Some((a, b)) = *c else {
+                return 0;
+            };
+            let (a, b) = (a as usize, b as usize);
+            if self.jointed[a] || self.jointed[b] {
+                return 0;
+            }
+            let (la, lb) = (self.level[a], self.level[b]);
+            if la < lb && rise >= SUPPORT_COS {
+                1
+            } else if lb < la && -rise >= SUPPORT_COS {
+                2
+            } else {
+                0
+            }
+        });
+        self.hold.extend(holds);
+    }
+
+    /// The breadth-first search of the levels over the contacts added.
+    fn search(&mut self, bodies: &[SolverBody]) {
+        let n = bodies.len();
         self.level.clear();
         self.level.extend(
             bodies
@@ -131,25 +176,17 @@ impl StackLevels {
                 }
             }
         }
-        self.hold.clear();
-        let holds = self.contacts.iter().zip(&self.rise).map(|(c, &rise)| {
-            let Some((a, b)) = *c else {
-                return 0;
-            };
-            let (a, b) = (a as usize, b as usize);
-            if self.jointed[a] || self.jointed[b] {
-                return 0;
-            }
-            let (la, lb) = (self.level[a], self.level[b]);
-            if la < lb && rise >= SUPPORT_COS {
-                1
-            } else if lb < la && -rise >= SUPPORT_COS {
-                2
-            } else {
-                0
-            }
-        });
-        self.hold.extend(holds);
+    }
+
+    /// Whether the kept levels are what searching again gives (a debug
+    /// check of the reuse).
+    fn search_matches(&mut self, bodies: &[SolverBody]) -> bool {
+        let kept = self.level.clone();
+        let start = self.start.clone();
+        self.search(bodies);
+        let same = self.level == kept;
+        self.start = start;
+        same
     }
 
     /// Whether contact `at` (a constraint added) has a body with a joint.
@@ -222,6 +259,39 @@ mod tests {
         let s = levels(&bodies, &pairs, Vec2::Y, &[]);
         let found: Vec<u32> = (0..5).map(|i| s.level(i)).collect();
         assert_eq!(found, [0, 1, 1, 0, 1]);
+    }
+
+    /// One `StackLevels` through several steps: a repeated input keeps
+    /// its levels, and a changed one (a contact gone, a body stopped) is
+    /// searched again, as a fresh search would.
+    #[test]
+    fn levels_are_kept_only_while_the_input_repeats() {
+        let moving: Vec<_> = (0..6).map(|i| body(i != 0)).collect();
+        let mut stopped = moving.clone();
+        stopped[3] = body(false);
+        let column = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)];
+        let broken = [(0, 1), (1, 2), (3, 4), (4, 5)];
+        let mut s = StackLevels::default();
+        let mut step = |bodies: &[SolverBody], pairs: &[(u32, u32)]| {
+            s.begin(pairs.len(), bodies.len());
+            for (at, &(a, b)) in pairs.iter().enumerate() {
+                s.add(at, a, b, Vec2::Y, Vec2::Y);
+            }
+            s.build(bodies);
+            let kept: Vec<u32> = (0..6).map(|i| s.level(i)).collect();
+            let fresh = levels(bodies, pairs, Vec2::Y, &[]);
+            assert_eq!(kept, (0..6).map(|i| fresh.level(i)).collect::<Vec<_>>());
+            kept
+        };
+        let first = step(&moving, &column);
+        assert_eq!(first, [0, 1, 2, 3, 4, 5]);
+        assert_eq!(step(&moving, &column), first);
+        assert_eq!(
+            step(&moving, &broken),
+            [0, 1, 2, UNLINKED, UNLINKED, UNLINKED]
+        );
+        assert_eq!(step(&stopped, &broken), [0, 1, 2, 0, 1, 2]);
+        assert_eq!(step(&moving, &column), first);
     }
 
     #[test]

@@ -18,7 +18,9 @@
 
 use super::joints::{JOINT_MAX_ANGULAR, JOINT_MAX_LINEAR};
 use super::world::{World, WorldEvent};
-use crate::dynamics::contact_solver::{self, PositionPass, Quiet, SolverParams, QUIET_DEPTH};
+use crate::dynamics::contact_solver::{
+    self, Pending, PositionPass, Quiet, SolverParams, Source, QUIET_DEPTH,
+};
 use crate::dynamics::joint::JointParams;
 use crate::dynamics::schedule::BLOCK;
 use crate::dynamics::solver_body::{drop_resisted_velocity, Integration, SolverBody, SolverPose};
@@ -116,7 +118,50 @@ impl World {
         let up = -s.gravity.normalize_or_zero();
         // A constraint is known by its contact's position in the touching
         // list, which is list order (the mass-ratio forest sorts by it).
-        for (at, c) in self.scratch.touching.iter().enumerate() {
+        // The loop below lists the contacts to solve; each block of them is
+        // scheduled, then built into its bundles' lanes from what this
+        // gives.
+        let (touching, slots) = (&self.scratch.touching, &self.slots);
+        let source = |at: u32| {
+            let c = &touching[at as usize];
+            let body = |i: u32| slots[i as usize].body.as_ref().expect("a live body");
+            let (ba, bb) = (body(c.body_a), body(c.body_b));
+            let gravity = |b: &crate::dynamics::Body| {
+                if b.kind == BodyKind::Dynamic {
+                    b.gravity_scale
+                } else {
+                    0.0
+                }
+            };
+            // The rolling resistance's lever: the smaller shape's radius
+            // (read only where a rounded surface may roll).
+            let radius = |b: &crate::dynamics::Body, child: u32| {
+                b.colliders
+                    .get(child as usize)
+                    .map_or(0.0, |c| c.shape.bounding_radius())
+            };
+            let lever = if c.features[0].radius > 0.0 {
+                radius(ba, c.child_a).min(radius(bb, c.child_b))
+            } else {
+                0.0
+            };
+            Source {
+                contact: at,
+                slot: c.slot,
+                a: c.body_a,
+                b: c.body_b,
+                center_a: ba.center,
+                center_b: bb.center,
+                gravity_a: gravity(ba),
+                gravity_b: gravity(bb),
+                manifold: &c.manifold,
+                features: &c.features,
+                friction: c.friction,
+                restitution: c.restitution,
+                rolling_arm: s.rolling_resistance * lever,
+            }
+        };
+        for (at, c) in touching.iter().enumerate() {
             held[c.body_a as usize] = true;
             held[c.body_b as usize] = true;
             let (ba, bb) = (
@@ -132,39 +177,23 @@ impl World {
                 continue;
             }
             levels.add(at, c.body_a, c.body_b, c.manifold.normal, up);
-            // The rolling resistance's lever: the smaller shape's radius
-            // (read only where a rounded surface may roll, see `push`).
-            let radius = |b: &crate::dynamics::Body, child: u32| {
-                b.colliders
-                    .get(child as usize)
-                    .map_or(0.0, |c| c.shape.bounding_radius())
-            };
-            let lever = if c.features[0].radius > 0.0 {
-                radius(ba, c.child_a).min(radius(bb, c.child_b))
-            } else {
-                0.0
-            };
-            block.push(
-                at as u32,
-                c.slot,
-                c.body_a,
-                c.body_b,
-                ba,
-                bb,
-                &bodies[c.body_a as usize],
-                &bodies[c.body_b as usize],
-                &c.manifold,
-                &c.features,
-                c.friction,
-                c.restitution,
-                s.gravity,
-                s.rolling_resistance * lever,
-            );
+            block.push(Pending {
+                at: at as u32,
+                a: c.body_a,
+                b: c.body_b,
+                single: c.manifold.count == 1,
+            });
             if block.len() == BLOCK {
-                constraints.append_scheduled(&mut block, &mut wavefront, &bodies);
+                constraints.append_scheduled(
+                    &mut block,
+                    &mut wavefront,
+                    &bodies,
+                    s.gravity,
+                    source,
+                );
             }
         }
-        constraints.append_scheduled(&mut block, &mut wavefront, &bodies);
+        constraints.append_scheduled(&mut block, &mut wavefront, &bodies, s.gravity, source);
         self.scratch.block = block;
         self.scratch.wavefront = wavefront;
         let mut contact_forest = std::mem::take(&mut self.scratch.contact_forest);

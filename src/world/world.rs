@@ -3,7 +3,7 @@
 use super::settings::{fat_margin, WorldSettings};
 pub(crate) use super::validate::{check, validate_body_def, BodyError, MAX_POSITION};
 use crate::broadphase::{QueryTree, SapConfig, SweepAndPrune};
-use crate::dynamics::contact_solver::{ContactBundles, ContactConstraints, ContactForest};
+use crate::dynamics::contact_solver::{ContactBundles, ContactForest, Pending};
 use crate::dynamics::joint::{Joint, JointConstraint, JointForest, JointLanes};
 use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::sleep::UnionFind;
@@ -95,7 +95,7 @@ pub(crate) struct Scratch {
     pub constraints: ContactBundles,
     pub wavefront: Wavefront,
     /// One block of constraints in contact order, before reordering.
-    pub block: ContactConstraints,
+    pub block: Vec<Pending>,
     /// The buffers the contact list's merge builds the next order in.
     pub merge: MergeBuffers,
     /// Whether the contact list is the merge of the broadphase's current

@@ -149,6 +149,7 @@ impl VelocityBundle {
 
 impl GeometryBundle {
     /// Stores the lanes' bodies' inverse masses and inertias.
+    #[cfg(test)]
     pub(super) fn set_masses(&mut self, bodies: &[SolverBody]) {
         let (a, b) = (
             BodyW::gather(bodies, &self.a),
@@ -182,6 +183,7 @@ impl GeometryBundle {
     }
 
     /// Stores scalar geometry into lane `l`.
+    #[cfg(test)]
     pub(super) fn set_lane(&mut self, l: usize, g: &ContactGeometry) {
         self.a[l] = g.a;
         self.b[l] = g.b;

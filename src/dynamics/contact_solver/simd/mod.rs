@@ -25,9 +25,11 @@
 //! bundle's lanes. Padding lanes are
 //! computed but never stored to bodies, poses or contacts.
 
+#[cfg(test)]
+use super::ContactGeometry;
 use super::{
-    restitution_one, ConstraintInfo, ContactConstraints, ContactGeometry, SolverParams,
-    VelocityConstraint, VelocityPoint, TURNING_SPIN,
+    restitution_one, ConstraintInfo, Pending, SolverParams, Source, VelocityConstraint,
+    VelocityPoint, TURNING_SPIN,
 };
 use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::simd::{
@@ -35,12 +37,14 @@ use crate::dynamics::simd::{
     RotW, F, LANES, V2,
 };
 use crate::dynamics::solver_body::{SolverBody, SolverPose};
+use crate::math::Vec2;
 use crate::narrowphase::manifold::FeatureKind;
 
 mod bundle;
 mod geometry;
 mod point;
 mod position;
+mod prepare;
 mod rows;
 mod single;
 mod velocity;
@@ -115,10 +119,10 @@ struct VelocityBundle {
     points: [PointW; 2],
 }
 
-/// One feature point of a bundle's lanes, as [`FeaturePoint`]. `plane_a` is set
-/// (all ones) in the lanes whose face is A's, `points` in the lanes of two
-/// core points (`FeatureKind::Points`), whose `fnormal` is stored negated
-/// (see `geometry`).
+/// One feature point of a bundle's lanes, as `FeaturePoint` (the tests'
+/// scalar form). `plane_a` is set (all ones) in the lanes whose face is
+/// A's, `points` in the lanes of two core points (`FeatureKind::Points`),
+/// whose `fnormal` is stored negated (see `geometry`).
 #[derive(Clone, Copy, Debug, Default)]
 struct FeatureW {
     ab: V2,
@@ -132,7 +136,7 @@ struct FeatureW {
     points: F,
 }
 
-/// A bundle's constraints' geometry, as [`ContactGeometry`].
+/// A bundle's constraints' geometry, as `ContactGeometry` (the tests' scalar form).
 #[derive(Clone, Copy, Debug, Default)]
 struct GeometryBundle {
     a: [u32; LANES],
@@ -219,27 +223,33 @@ impl ContactBundles {
         self.alternate.clear();
     }
 
-    /// Moves the constraints of `block` (built in the solver's order) to the
-    /// end of this list in wavefront order (see `schedule`), `LANES`
+    /// Builds the constraints of `block` (touching contacts in the solver's
+    /// order; `source` gives what one is built from, by its position in the
+    /// touching list; `gravity`: the world's) at
+    /// the end of this list in wavefront order (see `schedule`), `LANES`
     /// independent ones to a bundle, two-point and one-point manifolds in
-    /// separate bundles; leaves `block` empty.
-    pub fn append_scheduled(
+    /// separate bundles; leaves `block` empty. Each constraint is built
+    /// straight into its lane, so nothing is copied on the way.
+    pub fn append_scheduled<'a>(
         &mut self,
-        block: &mut ContactConstraints,
+        block: &mut Vec<Pending>,
         wavefront: &mut Wavefront,
         bodies: &[SolverBody],
+        gravity: Vec2,
+        mut source: impl FnMut(u32) -> Source<'a>,
     ) {
-        let pairs = block.velocity.iter().map(|c| (c.a, c.b));
+        let pairs = block.iter().map(|c| (c.a, c.b));
         let (order, with_next) = wavefront.order_block(bodies, pairs);
         let mut level = std::mem::take(&mut self.level);
         let mut singles = std::mem::take(&mut self.singles);
         level.clear();
         singles.clear();
         for (&i, &same_level_next) in order.iter().zip(with_next) {
-            if block.velocity[i as usize].count == 1 {
-                singles.push(i);
+            let at = block[i as usize].at;
+            if block[i as usize].single {
+                singles.push(at);
             } else {
-                level.push(i);
+                level.push(at);
             }
             if same_level_next {
                 continue;
@@ -251,7 +261,7 @@ impl ContactBundles {
             let (two, one) = level.split_at(pairs);
             for part in [two, one] {
                 for lanes in part.chunks(LANES) {
-                    self.push_bundle(block, lanes, bodies);
+                    self.push_bundle(lanes, bodies, gravity, &mut source);
                 }
             }
             if let Some(last) = self.velocity.last_mut() {
@@ -265,54 +275,6 @@ impl ContactBundles {
         self.level = level;
         self.singles = singles;
         block.clear();
-    }
-
-    /// Packs the constraints `lanes` (1 to `LANES`, independent, all with the same
-    /// point count) of `block` into a bundle, padding with copies of the
-    /// first.
-    fn push_bundle(&mut self, block: &ContactConstraints, lanes: &[u32], bodies: &[SolverBody]) {
-        let fill = lanes.len() as u8;
-        let single = block.velocity[lanes[0] as usize].count == 1;
-        let mut info = [block.info[lanes[0] as usize]; LANES];
-        let mut bouncy = false;
-        for (l, slot) in info.iter_mut().enumerate() {
-            let i = lanes.get(l).copied().unwrap_or(lanes[0]) as usize;
-            *slot = block.info[i];
-            bouncy |= l < lanes.len() && block.info[i].restitution != 0.0;
-        }
-        self.info.push(info);
-        self.bouncy.push(bouncy);
-        self.held.push([0; 2]);
-        self.alternate.push(0);
-        // Bundles of one level are independent of each other; the caller
-        // marks the last of the level.
-        self.velocity.push(VelocityBundle {
-            fill,
-            single,
-            independent_of_next: true,
-            ..Default::default()
-        });
-        self.geometry.push(GeometryBundle {
-            single,
-            independent_of_next: true,
-            ..Default::default()
-        });
-        let (v, g) = (
-            self.velocity.last_mut().expect("just pushed"),
-            self.geometry.last_mut().expect("just pushed"),
-        );
-        for l in 0..LANES {
-            let i = lanes.get(l).copied().unwrap_or(lanes[0]) as usize;
-            debug_assert_eq!(block.geometry[i].count == 1, single, "mixed bundle");
-            v.set_new_lane(l, &block.velocity[i]);
-            g.set_lane(l, &block.geometry[i]);
-        }
-        v.writes = Writes::new(&v.a, &v.b, fill, bodies);
-        g.writes = v.writes;
-        g.faces = faces_of(&g.points, fill);
-        g.set_masses(bodies);
-        (v.inv_mass_a, v.inv_inertia_a) = (g.inv_mass_a, g.inv_inertia_a);
-        (v.inv_mass_b, v.inv_inertia_b) = (g.inv_mass_b, g.inv_inertia_b);
     }
 
     /// Plans the position pass. It holds a body of some constraints still,

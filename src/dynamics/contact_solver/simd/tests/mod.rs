@@ -17,6 +17,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 mod plan;
+mod prepare;
 
 struct Gen(ChaCha8Rng);
 

@@ -1,0 +1,196 @@
+//! Building a step's contact constraints straight into a bundle's lanes.
+//!
+//! The scalar reference is `super::super::build`, one constraint at a time;
+//! this builds a bundle's `LANES` at once: each lane's inputs are read from
+//! its contact into the bundle (the values that need no arithmetic, and the
+//! feature points made relative to the centres, one subtraction each, as
+//! the scalar does), and the rest is computed in lane arithmetic with the
+//! scalar's operations in the scalar's order, so every lane holds the
+//! scalar's bits. Nothing is built twice or copied on the way: a bundle is
+//! written once, where the passes read it.
+
+use super::super::{Source, IMPACT_SPEED};
+use super::*;
+
+/// One point's inputs, per lane.
+#[derive(Clone, Copy, Default)]
+struct PointIn {
+    x: [f32; LANES],
+    y: [f32; LANES],
+}
+
+impl ContactBundles {
+    /// Builds the constraints `lanes` (1 to `LANES` positions in the
+    /// touching list, independent, all with the same point count; `source`
+    /// gives what each is built from) into a new bundle, padding with copies
+    /// of the first.
+    pub(super) fn push_bundle<'a>(
+        &mut self,
+        lanes: &[u32],
+        bodies: &[SolverBody],
+        gravity: Vec2,
+        source: &mut impl FnMut(u32) -> Source<'a>,
+    ) {
+        let fill = lanes.len() as u8;
+        let sources: [Source; LANES] =
+            std::array::from_fn(|l| source(lanes.get(l).copied().unwrap_or(lanes[0])));
+        let single = sources[0].manifold.count == 1;
+        let count = if single { 1 } else { 2 };
+        // Bundles of one level are independent of each other; the caller
+        // marks the last of the level.
+        self.velocity.push(VelocityBundle {
+            fill,
+            single,
+            independent_of_next: true,
+            ..Default::default()
+        });
+        self.geometry.push(GeometryBundle {
+            single,
+            independent_of_next: true,
+            ..Default::default()
+        });
+        let (v, g) = (
+            self.velocity.last_mut().expect("just pushed"),
+            self.geometry.last_mut().expect("just pushed"),
+        );
+
+        // What each lane's contact gives without arithmetic, and its
+        // feature points relative to the centres.
+        let mut point = [PointIn::default(); 2];
+        let (mut ca, mut cb, mut normal) =
+            (PointIn::default(), PointIn::default(), PointIn::default());
+        let (mut friction, mut rolls, mut rolling_arm, mut rolling_impulse) =
+            ([0.0; LANES], [0.0; LANES], [0.0; LANES], [0.0; LANES]);
+        let mut impulses = [[[0.0; LANES]; 2]; 2];
+        for (l, src) in sources.iter().enumerate() {
+            let m = src.manifold;
+            debug_assert_eq!(m.count == 1, single, "mixed bundle");
+            v.a[l] = src.a;
+            v.b[l] = src.b;
+            v.count[l] = m.count as u8;
+            g.a[l] = src.a;
+            g.b[l] = src.b;
+            friction[l] = src.friction;
+            ca.x[l] = src.center_a.x;
+            ca.y[l] = src.center_a.y;
+            cb.x[l] = src.center_b.x;
+            cb.y[l] = src.center_b.y;
+            normal.x[l] = m.normal.x;
+            normal.y[l] = m.normal.y;
+            // Rolling resistance acts where a rounded surface rolls (see
+            // `build`): the flag here, the masses' test below.
+            rolls[l] = if src.features[0].radius > 0.0 {
+                f32::from_bits(u32::MAX)
+            } else {
+                0.0
+            };
+            rolling_arm[l] = src.rolling_arm;
+            rolling_impulse[l] = m.rolling_impulse;
+            for (k, (mp, f)) in m.points.iter().zip(src.features).take(count).enumerate() {
+                point[k].x[l] = mp.point.x;
+                point[k].y[l] = mp.point.y;
+                impulses[k][0][l] = mp.normal_impulse;
+                impulses[k][1][l] = mp.tangent_impulse;
+                let p = &mut g.points[k];
+                p.fa.set_lane(l, f.pa - src.center_a);
+                p.fb.set_lane(l, f.pb - src.center_b);
+                // Two core points' fallback normal turns with A, stored
+                // negated: `geometry` measures them as a face of B.
+                let fnormal = if f.kind == FeatureKind::Points {
+                    -f.normal
+                } else {
+                    f.normal
+                };
+                p.fnormal.set_lane(l, fnormal);
+                put(&mut p.flength, l, f.length);
+                put(&mut p.radius, l, f.radius);
+                put(&mut p.point_radius, l, f.point_radius);
+                let mask = |set: bool| if set { f32::from_bits(u32::MAX) } else { 0.0 };
+                put(&mut p.plane_a, l, mask(f.kind == FeatureKind::PlaneA));
+                put(&mut p.points, l, mask(f.kind == FeatureKind::Points));
+            }
+        }
+        if single {
+            // The scalar's unused second point is the default feature, a
+            // face of A.
+            g.points[1].plane_a = F::splat(f32::from_bits(u32::MAX));
+        }
+
+        // The lane arithmetic, as the scalar's.
+        let (sa, sb) = (BodyW::gather(bodies, &v.a), BodyW::gather(bodies, &v.b));
+        let (ca, cb) = (
+            V2::new(F::new(ca.x), F::new(ca.y)),
+            V2::new(F::new(cb.x), F::new(cb.y)),
+        );
+        let n = V2::new(F::new(normal.x), F::new(normal.y));
+        let t = V2::new(n.y, -n.x);
+        let mut impact = lanes_f(0);
+        let mut approach_speed = [F::ZERO; 2];
+        for k in 0..count {
+            let p = V2::new(F::new(point[k].x), F::new(point[k].y));
+            let ra = p - ca;
+            let rb = p - cb;
+            let rta = cross(ra, t);
+            let rtb = cross(rb, t);
+            let kt =
+                sa.inv_mass + sb.inv_mass + sa.inv_inertia * rta * rta + sb.inv_inertia * rtb * rtb;
+            let dv = sb.v + cross_sv(sb.w, rb) - sa.v - cross_sv(sa.w, ra);
+            let vn = dv.dot(n);
+            impact |= lt(vn, F::splat(-IMPACT_SPEED));
+            approach_speed[k] = vn;
+            let vp = &mut v.points[k];
+            vp.tangent_mass = select(gt(kt, F::ZERO), F::ONE / kt, F::ZERO);
+            vp.normal_impulse = F::new(impulses[k][0]);
+            vp.tangent_impulse = F::new(impulses[k][1]);
+            g.points[k].ab = ra - rb;
+        }
+        v.impact = select(impact, F::ONE, F::ZERO);
+        v.friction = F::new(friction);
+        let ii = sa.inv_inertia + sb.inv_inertia;
+        let has_ii = gt(ii, F::ZERO);
+        v.rolling_arm = select(F::new(rolls) & has_ii, F::new(rolling_arm), F::ZERO);
+        v.angular_mass = select(has_ii, F::ONE / ii, F::ZERO);
+        v.rolling_impulse = select(gt(v.rolling_arm, F::ZERO), F::new(rolling_impulse), F::ZERO);
+
+        // Restitution's inputs, in the few lanes that bounce (see `build`).
+        let mut info = [ConstraintInfo {
+            contact: 0,
+            slot: 0,
+            restitution: 0.0,
+            approach: [0.0; 2],
+        }; LANES];
+        let mut bouncy = false;
+        for (l, (src, info)) in sources.iter().zip(&mut info).enumerate() {
+            *info = ConstraintInfo {
+                contact: src.contact,
+                slot: src.slot,
+                restitution: src.restitution,
+                approach: [0.0; 2],
+            };
+            if src.restitution == 0.0 {
+                continue;
+            }
+            bouncy |= l < lanes.len();
+            let n = src.manifold.normal;
+            for (k, mp) in src.manifold.points.iter().take(count).enumerate() {
+                let mut vn0 = get(&approach_speed[k], l);
+                let a_n = gravity.dot(n) * (src.gravity_b - src.gravity_a);
+                if vn0 < 0.0 && mp.separation > 0.0 && a_n < 0.0 {
+                    vn0 = -libm::sqrtf(vn0 * vn0 - 2.0 * a_n * mp.separation);
+                }
+                info.approach[k] = vn0;
+            }
+        }
+        self.info.push(info);
+        self.bouncy.push(bouncy);
+        self.held.push([0; 2]);
+        self.alternate.push(0);
+        v.writes = Writes::new(&v.a, &v.b, fill, bodies);
+        g.writes = v.writes;
+        g.faces = faces_of(&g.points, fill);
+        (g.inv_mass_a, g.inv_inertia_a) = (sa.inv_mass, sa.inv_inertia);
+        (g.inv_mass_b, g.inv_inertia_b) = (sb.inv_mass, sb.inv_inertia);
+        (v.inv_mass_a, v.inv_inertia_a) = (sa.inv_mass, sa.inv_inertia);
+        (v.inv_mass_b, v.inv_inertia_b) = (sb.inv_mass, sb.inv_inertia);
+    }
+}
