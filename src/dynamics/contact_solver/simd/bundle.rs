@@ -191,20 +191,36 @@ impl GeometryBundle {
             p.ab.set_lane(l, s.ab);
             p.fa.set_lane(l, s.fa);
             p.fb.set_lane(l, s.fb);
-            // Two core points' fallback normal turns with A, stored negated:
-            // `geometry` measures them as a face of B (see there).
-            let fnormal = if s.kind == FeatureKind::Points {
-                -s.fnormal
-            } else {
-                s.fnormal
-            };
-            p.fnormal.set_lane(l, fnormal);
-            put(&mut p.flength, l, s.flength);
-            put(&mut p.radius, l, s.radius);
-            put(&mut p.point_radius, l, s.point_radius);
-            let mask = |set: bool| if set { f32::from_bits(u32::MAX) } else { 0.0 };
-            put(&mut p.plane_a, l, mask(s.kind == FeatureKind::PlaneA));
-            put(&mut p.points, l, mask(s.kind == FeatureKind::Points));
+            p.set_face(l, s.kind, s.fnormal, s.flength, s.radius, s.point_radius);
         }
+    }
+}
+
+impl FeatureW {
+    /// Stores lane `l`'s feature kind, face normal and length and rounding
+    /// radii (the feature points are stored by the caller).
+    pub(super) fn set_face(
+        &mut self,
+        l: usize,
+        kind: FeatureKind,
+        normal: Vec2,
+        length: f32,
+        radius: f32,
+        point_radius: f32,
+    ) {
+        // Two core points' fallback normal turns with A, stored negated:
+        // `geometry` measures them as a face of B (see there).
+        let normal = if kind == FeatureKind::Points {
+            -normal
+        } else {
+            normal
+        };
+        self.fnormal.set_lane(l, normal);
+        put(&mut self.flength, l, length);
+        put(&mut self.radius, l, radius);
+        put(&mut self.point_radius, l, point_radius);
+        let mask = |set: bool| if set { f32::from_bits(u32::MAX) } else { 0.0 };
+        put(&mut self.plane_a, l, mask(kind == FeatureKind::PlaneA));
+        put(&mut self.points, l, mask(kind == FeatureKind::Points));
     }
 }

@@ -94,20 +94,7 @@ impl ContactBundles {
                 let p = &mut g.points[k];
                 p.fa.set_lane(l, f.pa - src.center_a);
                 p.fb.set_lane(l, f.pb - src.center_b);
-                // Two core points' fallback normal turns with A, stored
-                // negated: `geometry` measures them as a face of B.
-                let fnormal = if f.kind == FeatureKind::Points {
-                    -f.normal
-                } else {
-                    f.normal
-                };
-                p.fnormal.set_lane(l, fnormal);
-                put(&mut p.flength, l, f.length);
-                put(&mut p.radius, l, f.radius);
-                put(&mut p.point_radius, l, f.point_radius);
-                let mask = |set: bool| if set { f32::from_bits(u32::MAX) } else { 0.0 };
-                put(&mut p.plane_a, l, mask(f.kind == FeatureKind::PlaneA));
-                put(&mut p.points, l, mask(f.kind == FeatureKind::Points));
+                p.set_face(l, f.kind, f.normal, f.length, f.radius, f.point_radius);
             }
         }
         if single {

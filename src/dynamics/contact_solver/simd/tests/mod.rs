@@ -203,13 +203,19 @@ fn bundle(
         vb.set_lane(l, &v[l]);
         gb.set_lane(l, &g[l]);
     }
-    vb.writes = Writes::new(&vb.a, &vb.b, LANES as u8, bodies);
+    finish(&mut vb, &mut gb, LANES, bodies);
+    (vb, gb)
+}
+
+/// What the build sets once a bundle's lanes are stored: the write masks,
+/// the feature kinds and the bodies' masses.
+fn finish(vb: &mut VelocityBundle, gb: &mut GeometryBundle, fill: usize, bodies: &[SolverBody]) {
+    vb.writes = Writes::new(&vb.a, &vb.b, fill as u8, bodies);
     gb.writes = vb.writes;
-    gb.faces = faces_of(&gb.points, LANES as u8);
+    gb.faces = faces_of(&gb.points, fill as u8);
     gb.set_masses(bodies);
     (vb.inv_mass_a, vb.inv_inertia_a) = (gb.inv_mass_a, gb.inv_inertia_a);
     (vb.inv_mass_b, vb.inv_inertia_b) = (gb.inv_mass_b, gb.inv_inertia_b);
-    (vb, gb)
 }
 
 fn constraint_bits(c: &VelocityConstraint) -> Vec<u32> {

@@ -141,12 +141,7 @@ fn scalar_bundle(
         v.set_new_lane(l, &c.velocity);
         g.set_lane(l, &c.geometry);
     }
-    v.writes = Writes::new(&v.a, &v.b, fill as u8, bodies);
-    g.writes = v.writes;
-    g.faces = faces_of(&g.points, fill as u8);
-    g.set_masses(bodies);
-    (v.inv_mass_a, v.inv_inertia_a) = (g.inv_mass_a, g.inv_inertia_a);
-    (v.inv_mass_b, v.inv_inertia_b) = (g.inv_mass_b, g.inv_inertia_b);
+    finish(&mut v, &mut g, fill, bodies);
     let info = std::array::from_fn(|l| built[l].info);
     let bouncy = built[..fill].iter().any(|c| c.info.restitution != 0.0);
     (v, g, info, bouncy)
