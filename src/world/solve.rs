@@ -66,6 +66,13 @@ impl World {
         poses.resize(self.slots.len(), SolverPose::default());
         let mut start = std::mem::take(&mut self.scratch.step_start);
         start.clear();
+        let mut facts = std::mem::take(&mut self.scratch.slot_facts);
+        facts.clear();
+        facts.extend(
+            self.slots
+                .iter()
+                .map(|slot| SlotFacts::of(slot.body.as_ref())),
+        );
         for (i, slot) in self.slots.iter().enumerate() {
             start.push(
                 slot.body
@@ -124,24 +131,18 @@ impl World {
         let (touching, slots) = (&self.scratch.touching, &self.slots);
         let source = |at: u32| {
             let c = &touching[at as usize];
-            let body = |i: u32| slots[i as usize].body.as_ref().expect("a live body");
-            let (ba, bb) = (body(c.body_a), body(c.body_b));
-            let gravity = |b: &crate::dynamics::Body| {
-                if b.kind == BodyKind::Dynamic {
-                    b.gravity_scale
-                } else {
-                    0.0
-                }
-            };
+            let (fa, fb) = (&facts[c.body_a as usize], &facts[c.body_b as usize]);
             // The rolling resistance's lever: the smaller shape's radius
             // (read only where a rounded surface may roll).
-            let radius = |b: &crate::dynamics::Body, child: u32| {
-                b.colliders
-                    .get(child as usize)
-                    .map_or(0.0, |c| c.shape.bounding_radius())
+            let radius = |body: u32, child: u32| {
+                slots[body as usize].body.as_ref().map_or(0.0, |b| {
+                    b.colliders
+                        .get(child as usize)
+                        .map_or(0.0, |c| c.shape.bounding_radius())
+                })
             };
             let lever = if c.features[0].radius > 0.0 {
-                radius(ba, c.child_a).min(radius(bb, c.child_b))
+                radius(c.body_a, c.child_a).min(radius(c.body_b, c.child_b))
             } else {
                 0.0
             };
@@ -150,10 +151,10 @@ impl World {
                 slot: c.slot,
                 a: c.body_a,
                 b: c.body_b,
-                center_a: ba.center,
-                center_b: bb.center,
-                gravity_a: gravity(ba),
-                gravity_b: gravity(bb),
+                center_a: fa.center,
+                center_b: fb.center,
+                gravity_a: fa.gravity,
+                gravity_b: fb.gravity,
                 manifold: &c.manifold,
                 features: &c.features,
                 friction: c.friction,
@@ -164,16 +165,8 @@ impl World {
         for (at, c) in touching.iter().enumerate() {
             held[c.body_a as usize] = true;
             held[c.body_b as usize] = true;
-            let (ba, bb) = (
-                self.slots[c.body_a as usize].body.as_ref(),
-                self.slots[c.body_b as usize].body.as_ref(),
-            );
-            let (Some(ba), Some(bb)) = (ba, bb) else {
-                continue;
-            };
-            let active =
-                |b: &crate::dynamics::Body| b.awake && !b.frozen && b.kind == BodyKind::Dynamic;
-            if !(active(ba) || active(bb)) || ba.frozen || bb.frozen {
+            let (fa, fb) = (&facts[c.body_a as usize], &facts[c.body_b as usize]);
+            if !(fa.live && fb.live) || !(fa.active || fb.active) || fa.frozen || fb.frozen {
                 continue;
             }
             levels.add(at, c.body_a, c.body_b, c.manifold.normal, up);
@@ -196,6 +189,7 @@ impl World {
         constraints.append_scheduled(&mut block, &mut wavefront, &bodies, s.gravity, source);
         self.scratch.block = block;
         self.scratch.wavefront = wavefront;
+        self.scratch.slot_facts = facts;
         let mut contact_forest = std::mem::take(&mut self.scratch.contact_forest);
         contact_forest.build(&constraints, &bodies);
 
@@ -430,5 +424,36 @@ impl World {
                 self.drag = None;
             }
         }
+    }
+}
+
+/// What the contact loop and the constraint build read of a body slot,
+/// gathered into one small array at the start of the solve, so that the
+/// loop over the touching contacts reads neither the bodies nor their
+/// slots.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SlotFacts {
+    /// The slot holds a body.
+    live: bool,
+    frozen: bool,
+    /// Awake, not frozen, dynamic.
+    active: bool,
+    /// The gravity scale, 0 for a body that is not dynamic.
+    gravity: f32,
+    center: Vec2,
+}
+
+impl SlotFacts {
+    fn of(body: Option<&crate::dynamics::Body>) -> SlotFacts {
+        body.map_or(SlotFacts::default(), |b| {
+            let dynamic = b.kind == BodyKind::Dynamic;
+            SlotFacts {
+                live: true,
+                frozen: b.frozen,
+                active: b.awake && !b.frozen && dynamic,
+                gravity: if dynamic { b.gravity_scale } else { 0.0 },
+                center: b.center,
+            }
+        })
     }
 }

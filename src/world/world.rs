@@ -96,6 +96,9 @@ pub(crate) struct Scratch {
     pub wavefront: Wavefront,
     /// One block of constraints in contact order, before reordering.
     pub block: Vec<Pending>,
+    /// Per body slot: what the contact loop and the constraint build read
+    /// of its body (see `solve`).
+    pub slot_facts: Vec<super::solve::SlotFacts>,
     /// The buffers the contact list's merge builds the next order in.
     pub merge: MergeBuffers,
     /// Whether the contact list is the merge of the broadphase's current
