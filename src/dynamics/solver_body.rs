@@ -8,8 +8,10 @@
 //! zero velocity, zero inverse mass and the identity pose change; the contact
 //! passes never write them. The per-substep body loops run over short lists of
 //! the bodies that do move ([`Integration`], and the moving slots' indices)
-//! instead of over every slot.
+//! instead of over every slot. [`SlotFacts`] holds, per slot, the little that
+//! the contact loop and the constraint build read of the body.
 
+use super::body::{Body, BodyKind};
 use crate::math::{Rot, Vec2};
 
 /// Velocity and inverse mass of a body during a step.
@@ -232,5 +234,37 @@ mod tests {
                 assert_eq!(v, v0);
             }
         }
+    }
+}
+
+/// What the contact loop and the constraint build read of a body slot,
+/// gathered into one small array at the start of the solve, so that the
+/// loop over the touching contacts reads neither the bodies nor their
+/// slots.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SlotFacts {
+    /// The slot holds a body.
+    pub live: bool,
+    pub frozen: bool,
+    /// Awake, not frozen, dynamic.
+    pub active: bool,
+    /// The gravity scale, 0 for a body that is not dynamic.
+    pub gravity: f32,
+    pub center: Vec2,
+}
+
+impl SlotFacts {
+    /// The facts of a slot holding `body` (`None`: an empty slot).
+    pub fn of(body: Option<&Body>) -> SlotFacts {
+        body.map_or(SlotFacts::default(), |b| {
+            let dynamic = b.kind == BodyKind::Dynamic;
+            SlotFacts {
+                live: true,
+                frozen: b.frozen,
+                active: b.awake && !b.frozen && dynamic,
+                gravity: if dynamic { b.gravity_scale } else { 0.0 },
+                center: b.center,
+            }
+        })
     }
 }

@@ -23,7 +23,9 @@ use crate::dynamics::contact_solver::{
 };
 use crate::dynamics::joint::JointParams;
 use crate::dynamics::schedule::BLOCK;
-use crate::dynamics::solver_body::{drop_resisted_velocity, Integration, SolverBody, SolverPose};
+use crate::dynamics::solver_body::{
+    drop_resisted_velocity, Integration, SlotFacts, SolverBody, SolverPose,
+};
 use crate::dynamics::BodyKind;
 use crate::math::{is_finite_vec, Vec2};
 
@@ -424,36 +426,5 @@ impl World {
                 self.drag = None;
             }
         }
-    }
-}
-
-/// What the contact loop and the constraint build read of a body slot,
-/// gathered into one small array at the start of the solve, so that the
-/// loop over the touching contacts reads neither the bodies nor their
-/// slots.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct SlotFacts {
-    /// The slot holds a body.
-    live: bool,
-    frozen: bool,
-    /// Awake, not frozen, dynamic.
-    active: bool,
-    /// The gravity scale, 0 for a body that is not dynamic.
-    gravity: f32,
-    center: Vec2,
-}
-
-impl SlotFacts {
-    fn of(body: Option<&crate::dynamics::Body>) -> SlotFacts {
-        body.map_or(SlotFacts::default(), |b| {
-            let dynamic = b.kind == BodyKind::Dynamic;
-            SlotFacts {
-                live: true,
-                frozen: b.frozen,
-                active: b.awake && !b.frozen && dynamic,
-                gravity: if dynamic { b.gravity_scale } else { 0.0 },
-                center: b.center,
-            }
-        })
     }
 }

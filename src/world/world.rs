@@ -98,7 +98,7 @@ pub(crate) struct Scratch {
     pub block: Vec<Pending>,
     /// Per body slot: what the contact loop and the constraint build read
     /// of its body (see `solve`).
-    pub slot_facts: Vec<super::solve::SlotFacts>,
+    pub slot_facts: Vec<crate::dynamics::solver_body::SlotFacts>,
     /// The buffers the contact list's merge builds the next order in.
     pub merge: MergeBuffers,
     /// Whether the contact list is the merge of the broadphase's current
