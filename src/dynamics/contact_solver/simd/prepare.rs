@@ -1,13 +1,16 @@
 //! Building a step's contact constraints straight into a bundle's lanes.
 //!
 //! The scalar reference is `super::super::build`, one constraint at a time;
-//! this builds a bundle's `LANES` at once: each lane's inputs are read from
-//! its contact into the bundle (the values that need no arithmetic, and the
-//! feature points made relative to the centres, one subtraction each, as
-//! the scalar does), and the rest is computed in lane arithmetic with the
-//! scalar's operations in the scalar's order, so every lane holds the
-//! scalar's bits. Nothing is built twice or copied on the way: a bundle is
-//! written once, where the passes read it.
+//! this builds a bundle's `LANES` at once. Each lane's contact is read once:
+//! what needs no arithmetic goes straight into the bundle (bodies, counts,
+//! feature kinds and radii, and the feature points made relative to the
+//! centres, one subtraction each, as the scalar does), the rest into
+//! per-lane arrays. From those, levers, tangent masses, the impact test and
+//! the rolling terms are computed in lane arithmetic with the scalar's
+//! operations in the scalar's order, so every lane holds the scalar's bits;
+//! only restitution's approach speed, in the lanes that bounce, stays
+//! scalar. Nothing is built twice or copied on the way: a bundle is written
+//! once, where the passes read it.
 
 use super::super::{Source, IMPACT_SPEED};
 use super::*;
