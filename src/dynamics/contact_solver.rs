@@ -49,13 +49,12 @@
 //! lane ([`ContactBundles`], see `simd`), and each bundle is built in place
 //! from its contacts ([`Source`]; `simd::prepare` computes in lanes what
 //! `build`, the tests' reference, computes for one): the velocity passes'
-//! data, the feature
-//! geometry that the anchor update and the position pass recompute the
-//! contact from, and what is read once per step. The passes solve a bundle
-//! at a time with bit-identical results; this file holds the scalar routine
-//! of each pass, for one constraint, which is the reference the lane kernels
-//! reproduce (the tests compare them bit for bit). The step runs only the
-//! restitution routine in scalar, on the points that bounce.
+//! data, the feature geometry that the anchor update and the position pass
+//! recompute the contact from, and what is read once per step. The passes
+//! solve a bundle at a time with bit-identical results; this file holds the
+//! scalar routine of each pass, for one constraint, which is the reference
+//! the lane kernels reproduce (the tests compare them bit for bit). The step
+//! runs only the restitution routine in scalar, on the points that bounce.
 
 use super::solver_body::SolverBody;
 #[cfg(test)]

@@ -237,10 +237,10 @@ mod tests {
     }
 }
 
-/// What the contact loop and the constraint build read of a body slot,
-/// gathered into one small array at the start of the solve, so that the
-/// loop over the touching contacts reads neither the bodies nor their
-/// slots.
+/// What the contact loop and the constraint build read of a body slot
+/// (beside its step-start centre, which the solve keeps anyway), gathered
+/// into one small array at the start of the solve, so that the loop over
+/// the touching contacts reads neither the bodies nor their slots.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct SlotFacts {
     /// The slot holds a body.
@@ -250,7 +250,6 @@ pub(crate) struct SlotFacts {
     pub active: bool,
     /// The gravity scale, 0 for a body that is not dynamic.
     pub gravity: f32,
-    pub center: Vec2,
 }
 
 impl SlotFacts {
@@ -263,7 +262,6 @@ impl SlotFacts {
                 frozen: b.frozen,
                 active: b.awake && !b.frozen && dynamic,
                 gravity: if dynamic { b.gravity_scale } else { 0.0 },
-                center: b.center,
             }
         })
     }

@@ -70,12 +70,8 @@ impl World {
         start.clear();
         let mut facts = std::mem::take(&mut self.scratch.slot_facts);
         facts.clear();
-        facts.extend(
-            self.slots
-                .iter()
-                .map(|slot| SlotFacts::of(slot.body.as_ref())),
-        );
         for (i, slot) in self.slots.iter().enumerate() {
+            facts.push(SlotFacts::of(slot.body.as_ref()));
             start.push(
                 slot.body
                     .as_ref()
@@ -153,8 +149,8 @@ impl World {
                 slot: c.slot,
                 a: c.body_a,
                 b: c.body_b,
-                center_a: fa.center,
-                center_b: fb.center,
+                center_a: start[c.body_a as usize].0,
+                center_b: start[c.body_b as usize].0,
                 gravity_a: fa.gravity,
                 gravity_b: fb.gravity,
                 manifold: &c.manifold,
