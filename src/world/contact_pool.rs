@@ -45,7 +45,7 @@ pub(crate) struct Contact {
 /// back from the pool, a step's worth of contacts had left the cache by
 /// the solver's turn (a miss on every touching contact, 5 % of the
 /// spinner's step).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Touch {
     /// The contact's slot in the pool.
     pub slot: u32,
@@ -60,6 +60,20 @@ pub(crate) struct Touch {
 }
 
 impl Touch {
+    /// Sets this touch to the contact in `slot`.
+    #[inline(always)]
+    pub fn fill(&mut self, slot: u32, c: &Contact) {
+        self.slot = slot;
+        self.body_a = c.body_a;
+        self.body_b = c.body_b;
+        self.child_a = c.child_a;
+        self.child_b = c.child_b;
+        self.friction = c.friction;
+        self.restitution = c.restitution;
+        self.manifold = c.manifold;
+        self.features = c.features;
+    }
+
     /// The touch of the contact in `slot`.
     pub fn of(slot: u32, c: &Contact) -> Touch {
         Touch {

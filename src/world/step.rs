@@ -168,7 +168,7 @@ impl World {
         changed.clear();
         let events = self.contact_events;
         let mut touching = std::mem::take(&mut self.scratch.touching);
-        touching.clear();
+        let mut n = 0;
         // In list order: the touching list, the deep contacts and the
         // events come out in it.
         for i in 0..self.contacts.len() {
@@ -284,9 +284,17 @@ impl World {
                 }
             }
             if c.manifold.count > 0 {
-                touching.push(Touch::of(k, c));
+                // Written in place over last step's entries: a value built
+                // on the stack and moved in is read back in wide loads
+                // across its narrow stores (a stall on every contact).
+                if n == touching.len() {
+                    touching.push(Touch::default());
+                }
+                touching[n].fill(k, c);
+                n += 1;
             }
         }
+        touching.truncate(n);
         self.scratch.touching = touching;
         if !wake.is_empty() {
             wake.sort_unstable();

@@ -1,12 +1,13 @@
 //! Building a step's contact constraints straight into a bundle's lanes.
 //!
 //! The scalar reference is `super::super::build`, one constraint at a time;
-//! this builds a bundle's `LANES` at once. Each lane's contact is read once:
-//! what needs no arithmetic goes straight into the bundle (bodies, counts,
-//! feature kinds and radii, and the feature points made relative to the
-//! centres, one subtraction each, as the scalar does), the rest into
-//! per-lane arrays. From those, levers, tangent masses, the impact test and
-//! the rolling terms are computed in lane arithmetic with the scalar's
+//! this builds a bundle's `LANES` at once. What needs no arithmetic goes
+//! straight into the bundle (bodies, counts, feature kinds and radii, and the
+//! feature points made relative to the centres, one subtraction each, as the
+//! scalar does); the rest is read lane by lane into lane vectors, each made
+//! whole at once (arrays zeroed, filled lane by lane and then read whole
+//! stalled on their stores). From those, levers, tangent masses, the impact
+//! test and the rolling terms are computed in lane arithmetic with the scalar's
 //! operations in the scalar's order, so every lane holds the scalar's bits;
 //! only restitution's approach speed, in the lanes that bounce, stays
 //! scalar. Nothing is built twice or copied on the way: a bundle is written
@@ -14,13 +15,6 @@
 
 use super::super::{Source, IMPACT_SPEED};
 use super::*;
-
-/// One point's inputs, per lane.
-#[derive(Clone, Copy, Default)]
-struct PointIn {
-    x: [f32; LANES],
-    y: [f32; LANES],
-}
 
 impl ContactBundles {
     /// Builds the constraints `lanes` (1 to `LANES` positions in the
@@ -57,14 +51,8 @@ impl ContactBundles {
             self.geometry.last_mut().expect("just pushed"),
         );
 
-        // What each lane's contact gives without arithmetic, and its
-        // feature points relative to the centres.
-        let mut point = [PointIn::default(); 2];
-        let (mut ca, mut cb, mut normal) =
-            (PointIn::default(), PointIn::default(), PointIn::default());
-        let (mut friction, mut rolls, mut rolling_arm, mut rolling_impulse) =
-            ([0.0; LANES], [0.0; LANES], [0.0; LANES], [0.0; LANES]);
-        let mut impulses = [[[0.0; LANES]; 2]; 2];
+        // What each lane's contact gives without arithmetic goes straight
+        // into the bundle, with its feature points relative to the centres.
         for (l, src) in sources.iter().enumerate() {
             let m = src.manifold;
             debug_assert_eq!(m.count == 1, single, "mixed bundle");
@@ -73,28 +61,7 @@ impl ContactBundles {
             v.count[l] = m.count as u8;
             g.a[l] = src.a;
             g.b[l] = src.b;
-            friction[l] = src.friction;
-            ca.x[l] = src.center_a.x;
-            ca.y[l] = src.center_a.y;
-            cb.x[l] = src.center_b.x;
-            cb.y[l] = src.center_b.y;
-            normal.x[l] = m.normal.x;
-            normal.y[l] = m.normal.y;
-            // Rolling resistance acts where a rounded surface rolls (see
-            // `build`): the flag here, the masses' test below.
-            rolls[l] = if src.features[0].radius > 0.0 {
-                f32::from_bits(u32::MAX)
-            } else {
-                0.0
-            };
-            rolling_arm[l] = src.rolling_arm;
-            rolling_impulse[l] = m.rolling_impulse;
-            for (k, (mp, f)) in m.points.iter().zip(src.features).take(count).enumerate() {
-                point[k].x[l] = mp.point.x;
-                point[k].y[l] = mp.point.y;
-                impulses[k][0][l] = mp.normal_impulse;
-                impulses[k][1][l] = mp.tangent_impulse;
-                let p = &mut g.points[k];
+            for (p, f) in g.points.iter_mut().zip(src.features).take(count) {
                 p.fa.set_lane(l, f.pa - src.center_a);
                 p.fb.set_lane(l, f.pb - src.center_b);
                 p.set_face(l, f.kind, f.normal, f.length, f.radius, f.point_radius);
@@ -105,19 +72,37 @@ impl ContactBundles {
             // face of A.
             g.points[1].plane_a = F::splat(f32::from_bits(u32::MAX));
         }
+        // The rest, lane by lane, for the arithmetic (each array is made
+        // whole from its lanes: nothing is zeroed first and read back).
+        let lane = |f: &dyn Fn(&Source) -> f32| F::new(std::array::from_fn(|l| f(&sources[l])));
+        // Rolling resistance acts where a rounded surface rolls (see
+        // `build`): the flag here, the masses' test below.
+        let rolls = lane(&|s| {
+            if s.features[0].radius > 0.0 {
+                f32::from_bits(u32::MAX)
+            } else {
+                0.0
+            }
+        });
 
         // The lane arithmetic, as the scalar's.
         let (sa, sb) = (BodyW::gather(bodies, &v.a), BodyW::gather(bodies, &v.b));
         let (ca, cb) = (
-            V2::new(F::new(ca.x), F::new(ca.y)),
-            V2::new(F::new(cb.x), F::new(cb.y)),
+            V2::new(lane(&|s| s.center_a.x), lane(&|s| s.center_a.y)),
+            V2::new(lane(&|s| s.center_b.x), lane(&|s| s.center_b.y)),
         );
-        let n = V2::new(F::new(normal.x), F::new(normal.y));
+        let n = V2::new(
+            lane(&|s| s.manifold.normal.x),
+            lane(&|s| s.manifold.normal.y),
+        );
         let t = V2::new(n.y, -n.x);
         let mut impact = lanes_f(0);
         let mut approach_speed = [F::ZERO; 2];
-        for k in 0..count {
-            let p = V2::new(F::new(point[k].x), F::new(point[k].y));
+        for (k, approach) in approach_speed.iter_mut().enumerate().take(count) {
+            let p = V2::new(
+                lane(&|s| s.manifold.points[k].point.x),
+                lane(&|s| s.manifold.points[k].point.y),
+            );
             let ra = p - ca;
             let rb = p - cb;
             let rta = cross(ra, t);
@@ -127,20 +112,24 @@ impl ContactBundles {
             let dv = sb.v + cross_sv(sb.w, rb) - sa.v - cross_sv(sa.w, ra);
             let vn = dv.dot(n);
             impact |= lt(vn, F::splat(-IMPACT_SPEED));
-            approach_speed[k] = vn;
+            *approach = vn;
             let vp = &mut v.points[k];
             vp.tangent_mass = select(gt(kt, F::ZERO), F::ONE / kt, F::ZERO);
-            vp.normal_impulse = F::new(impulses[k][0]);
-            vp.tangent_impulse = F::new(impulses[k][1]);
+            vp.normal_impulse = lane(&|s| s.manifold.points[k].normal_impulse);
+            vp.tangent_impulse = lane(&|s| s.manifold.points[k].tangent_impulse);
             g.points[k].ab = ra - rb;
         }
         v.impact = select(impact, F::ONE, F::ZERO);
-        v.friction = F::new(friction);
+        v.friction = lane(&|s| s.friction);
         let ii = sa.inv_inertia + sb.inv_inertia;
         let has_ii = gt(ii, F::ZERO);
-        v.rolling_arm = select(F::new(rolls) & has_ii, F::new(rolling_arm), F::ZERO);
+        v.rolling_arm = select(rolls & has_ii, lane(&|s| s.rolling_arm), F::ZERO);
         v.angular_mass = select(has_ii, F::ONE / ii, F::ZERO);
-        v.rolling_impulse = select(gt(v.rolling_arm, F::ZERO), F::new(rolling_impulse), F::ZERO);
+        v.rolling_impulse = select(
+            gt(v.rolling_arm, F::ZERO),
+            lane(&|s| s.manifold.rolling_impulse),
+            F::ZERO,
+        );
 
         // Restitution's inputs, in the few lanes that bounce (see `build`).
         let mut info = [ConstraintInfo {
