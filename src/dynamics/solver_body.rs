@@ -248,6 +248,8 @@ pub(crate) struct SlotFacts {
     pub frozen: bool,
     /// Awake, not frozen, dynamic.
     pub active: bool,
+    /// Dynamic and asleep (not frozen).
+    pub sleeping: bool,
     /// The gravity scale, 0 for a body that is not dynamic.
     pub gravity: f32,
 }
@@ -261,6 +263,7 @@ impl SlotFacts {
                 live: true,
                 frozen: b.frozen,
                 active: b.awake && !b.frozen && dynamic,
+                sleeping: !b.awake && !b.frozen && dynamic,
                 gravity: if dynamic { b.gravity_scale } else { 0.0 },
             }
         })

@@ -187,9 +187,9 @@ impl World {
         constraints.append_scheduled(&mut block, &mut wavefront, &bodies, s.gravity, source);
         self.scratch.block = block;
         self.scratch.wavefront = wavefront;
-        self.scratch.slot_facts = facts;
         let mut contact_forest = std::mem::take(&mut self.scratch.contact_forest);
-        contact_forest.build(&constraints, &bodies);
+        contact_forest.build(&constraints, &bodies, |i| facts[i as usize].sleeping);
+        self.scratch.slot_facts = facts;
 
         // Joints, in slot order; the world frame is one more static slot.
         let mut joints = std::mem::take(&mut self.scratch.joint_constraints);

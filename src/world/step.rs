@@ -476,4 +476,53 @@ mod tests {
         }
         assert!(skipped > 50, "settled steps keep their list ({skipped})");
     }
+
+    /// The mass-ratio forest (`contact_solver::forest`) is for loads that
+    /// rest on the ground. A heavy box ploughing through sleeping light ones
+    /// without gravity (Box2D's `smash`, scaled down) carries none: its
+    /// speculative contacts with the boxes still asleep are no ground, and
+    /// no forest is built. The same kind of pair, a 1000 kg box on a 1 kg
+    /// one on static ground, gets its forest.
+    #[test]
+    fn only_static_and_kinematic_bodies_ground_the_mass_ratio_forest() {
+        let mut smash = World::new(WorldSettings {
+            gravity: Vec2::ZERO,
+            ..WorldSettings::default()
+        });
+        let heavy = BodyDef::new(Shape::rect(1.0, 1.0), Vec2::new(-3.0, 0.0));
+        smash
+            .add_body(heavy.density(8.0).velocity(Vec2::new(40.0, 0.0)))
+            .unwrap();
+        for i in 0..30 {
+            for j in 0..12 {
+                let at = Vec2::new(i as f32 * 0.4, (j as f32 - 6.0) * 0.4);
+                let light = BodyDef::new(Shape::rect(0.2, 0.2), at).awake(false);
+                smash.add_body(light).unwrap();
+            }
+        }
+        let mut woken = 0;
+        for _ in 0..10 {
+            smash.step();
+            assert_eq!(
+                smash.scratch.contact_forest.len(),
+                0,
+                "step {}",
+                smash.step_index()
+            );
+            woken = woken.max(smash.bodies().filter(|(_, b)| b.is_awake()).count());
+        }
+        // The impact did reach into the wall and wake part of it.
+        assert!((10..361).contains(&woken), "{woken} awake");
+
+        let mut stack = World::new(WorldSettings::default());
+        let ground = BodyDef::new(Shape::rect(5.0, 0.5), Vec2::new(0.0, -0.5));
+        stack.add_body(ground.kind(BodyKind::Static)).unwrap();
+        let light = BodyDef::new(Shape::rect(0.5, 0.5), Vec2::new(0.0, 0.5));
+        stack.add_body(light.density(1.0)).unwrap();
+        let heavy = BodyDef::new(Shape::rect(0.5, 0.5), Vec2::new(0.0, 1.5));
+        stack.add_body(heavy.density(1000.0)).unwrap();
+        stack.step();
+        stack.step();
+        assert_eq!(stack.scratch.contact_forest.len(), 2);
+    }
 }

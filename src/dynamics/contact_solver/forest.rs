@@ -34,7 +34,8 @@
 //! resistance and the position pass are unchanged.
 //!
 //! Only islands that rest on the ground (a contact with a static or
-//! kinematic body) and whose heaviest and lightest bodies differ by
+//! kinematic body; a sleeping body is no ground, see
+//! [`ContactForest::build`]) and whose heaviest and lightest bodies differ by
 //! [`MASS_RATIO`] or more get a forest. With comparable masses the passes
 //! converge well enough, and the solve would cost time for nothing; an
 //! island touching no ground (a drum turned by its motor, bodies colliding
@@ -100,7 +101,8 @@ pub(crate) struct ContactForest {
 }
 
 /// Whether a solver body is a node: it responds to impulses. Static,
-/// kinematic and sleeping bodies are ground.
+/// kinematic and sleeping bodies are not (only the first two ground an
+/// island).
 fn moves(b: &SolverBody) -> bool {
     b.inv_mass > 0.0
 }
@@ -114,8 +116,21 @@ impl ContactForest {
     /// Chooses this step's forest from the scheduled constraints, in contact
     /// order: the contacts of grounded islands with a mass ratio of
     /// [`MASS_RATIO`] or more, each joining unless it closes a loop between
-    /// moving bodies.
-    pub fn build(&mut self, constraints: &ContactBundles, bodies: &[SolverBody]) {
+    /// moving bodies. `sleeping(body)`: the body is a sleeping dynamic one.
+    ///
+    /// A contact with a sleeping body does not ground its island: a moving
+    /// body touching a sleeping one wakes it before the solve (see
+    /// `World::collide`), so what is left are speculative contacts the pair
+    /// cannot close this step, which carry no load. Counted as ground, a
+    /// few of them at the front of `smash`'s debris made the whole impact
+    /// (its 512 kg box and thousands of 0.16 kg boxes, no gravity) one
+    /// forest of up to 7,000 contacts, solved exactly at every iteration.
+    pub fn build(
+        &mut self,
+        constraints: &ContactBundles,
+        bodies: &[SolverBody],
+        sleeping: impl Fn(u32) -> bool,
+    ) {
         self.tree.order.clear();
         self.contacts.clear();
         let n = bodies.len();
@@ -158,7 +173,7 @@ impl ContactForest {
         self.grounded.resize(n, false);
         for (_, _, a, b) in constraints.locations() {
             let (ma, mb) = (moves(&bodies[a as usize]), moves(&bodies[b as usize]));
-            if ma != mb {
+            if ma != mb && !sleeping(if ma { b } else { a }) {
                 let body = if ma { a } else { b };
                 let root = self.islands.find(body) as usize;
                 self.grounded[root] = true;
@@ -215,6 +230,12 @@ impl ContactForest {
             .filter(|&k| grounded(&edges[k]))
             .chain((0..edges.len()).filter(|&k| !grounded(&edges[k])));
         self.tree.build(bodies.len(), edges, moves_at, starts);
+    }
+
+    /// The contacts in this step's forest.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.contacts.len()
     }
 
     /// Reads the contacts' rows at the substep's start (after the anchor
