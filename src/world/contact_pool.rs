@@ -76,17 +76,9 @@ impl Touch {
 
     /// The touch of the contact in `slot`.
     pub fn of(slot: u32, c: &Contact) -> Touch {
-        Touch {
-            slot,
-            body_a: c.body_a,
-            body_b: c.body_b,
-            child_a: c.child_a,
-            child_b: c.child_b,
-            friction: c.friction,
-            restitution: c.restitution,
-            manifold: c.manifold,
-            features: c.features,
-        }
+        let mut t = Touch::default();
+        t.fill(slot, c);
+        t
     }
 }
 
