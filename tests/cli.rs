@@ -395,6 +395,7 @@ fn bench_json_lines() {
         assert_eq!(
             v.keys(),
             vec![
+                "after_first_s",
                 "bodies",
                 "ms_per_step_median",
                 "ms_per_step_p95",
@@ -407,6 +408,11 @@ fn bench_json_lines() {
         assert_eq!(v.get("bodies").num(), bodies);
         assert_eq!(v.get("steps").num(), 5.0);
         assert!(v.get("ms_per_step_p95").num() >= v.get("ms_per_step_median").num());
+        let (all, rest) = (v.get("total_s").num(), v.get("after_first_s").num());
+        assert!(
+            rest > 0.0 && rest < all,
+            "{rest} s after the first step, {all} s in all"
+        );
     }
     let o = minkowski(&["bench", "stack", "--steps", "3"]);
     assert!(stdout(&o).starts_with("stack "), "{}", stdout(&o));

@@ -3,7 +3,9 @@
 # Usage: tools/compare-box2d.sh BOX2D_BENCHMARK_BINARY [ROUNDS [SCENE...]]
 # Prints, per scene and round, Box2D's and Minkowski's mean ms per step over
 # the same step count (Box2D's benchmark times steps 2..N; Minkowski's bench
-# times every step, so its first step is left out the same way).
+# reports those steps' total as `after_first_s`, used here: until 2026-11-29
+# this script divided Minkowski's total over all N steps, its first included,
+# by N).
 set -euo pipefail
 b2=$(realpath "${1:?path to Box2D bin/benchmark}")
 rounds=${2:-2}
@@ -30,11 +32,11 @@ for scene in "${scenes[@]}"; do
       continue
     fi
     m=$("$bin" bench "$scene" --steps "$n" --json \
-      | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["total_s"]*1000)')
+      | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["after_first_s"]*1000)')
     python3 - "$scene" "$r" "$n" "$b" "$m" <<'PY'
 import sys
 scene, r, n, b, m = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
-bs, ms = b / (n - 1), m / n
+bs, ms = b / (n - 1), m / (n - 1)
 print(f"{scene:14s} round {r}: box2d {bs:7.3f} ms/step  minkowski {ms:7.3f} ms/step  ratio {ms/bs:5.2f}")
 PY
   done

@@ -95,6 +95,7 @@ pub fn bench(args: &BenchArgs) -> i32 {
         let n = args.steps as f64;
         let profile = args.profile.then(|| stages.map(|v| round6(v / n)));
         let total_s: f64 = ms.iter().sum::<f64>() / 1e3;
+        let after_first_s: f64 = ms.iter().skip(1).sum::<f64>() / 1e3;
         let (median, p95) = median_p95(&mut ms);
         if args.json {
             let line = json::BenchLine {
@@ -104,6 +105,7 @@ pub fn bench(args: &BenchArgs) -> i32 {
                 ms_per_step_median: round6(median),
                 ms_per_step_p95: round6(p95),
                 total_s: round6(total_s),
+                after_first_s: round6(after_first_s),
                 stages_ms: profile.map(|p| json::Stages {
                     aabbs: p[0],
                     broadphase: p[1],

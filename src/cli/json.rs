@@ -82,6 +82,10 @@ pub struct BenchLine<'a> {
     pub ms_per_step_p95: f64,
     /// Total time of the timed steps (s).
     pub total_s: f64,
+    /// Total time of the timed steps after the first (s): Box2D's
+    /// benchmark times steps 2 to N, leaving out the first, which makes
+    /// every contact.
+    pub after_first_s: f64,
     /// Mean time of each stage (ms), with `--profile`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stages_ms: Option<Stages>,
