@@ -82,6 +82,8 @@ use velocity::{solve_one, update_one, warm_one};
 pub(crate) use velocity::{Quiet, QUIET_DEPTH};
 
 pub(crate) use forest::ContactForest;
+#[cfg(test)]
+pub(crate) use forest::MAX_ISLAND_CONTACTS;
 pub(crate) use simd::{
     apply_restitution, solve_positions, solve_velocities, update_anchors, warm_start,
     ContactBundles, PositionPass,

@@ -525,4 +525,37 @@ mod tests {
         stack.step();
         assert_eq!(stack.scratch.contact_forest.len(), 2);
     }
+
+    /// An island of more contacts than `MAX_ISLAND_CONTACTS` gets no
+    /// mass-ratio forest; a small one of the same make does. Both are walls
+    /// of boxes in a running bond, rows of densities 1 and 10 alternating,
+    /// on static ground: each box rests on two below, so a wall is one
+    /// island.
+    #[test]
+    fn a_very_large_island_gets_no_mass_ratio_forest() {
+        use crate::dynamics::contact_solver::MAX_ISLAND_CONTACTS;
+        let wall = |width: usize, rows: usize| {
+            let mut w = World::new(WorldSettings::default());
+            let ground = BodyDef::new(Shape::rect(40.0, 0.5), Vec2::new(0.0, -0.5));
+            w.add_body(ground.kind(BodyKind::Static)).unwrap();
+            for j in 0..rows {
+                let shift = if j % 2 == 0 { 0.0 } else { 0.25 };
+                for i in 0..width - j % 2 {
+                    let at = Vec2::new(i as f32 * 0.5 + shift, 0.25 + j as f32 * 0.5);
+                    let density = if j % 2 == 0 { 1.0 } else { 10.0 };
+                    let b = BodyDef::new(Shape::rect(0.25, 0.25), at).density(density);
+                    w.add_body(b).unwrap();
+                }
+            }
+            w.step();
+            w.step();
+            (w.scratch.touching.len(), w.scratch.contact_forest.len())
+        };
+        let (contacts, forest) = wall(40, 30);
+        assert!(contacts > MAX_ISLAND_CONTACTS as usize, "{contacts}");
+        assert_eq!(forest, 0, "{contacts}");
+        let (contacts, forest) = wall(6, 4);
+        assert!(contacts < MAX_ISLAND_CONTACTS as usize, "{contacts}");
+        assert!(forest > 0, "{contacts} contacts");
+    }
 }

@@ -35,11 +35,13 @@
 //!
 //! Only islands that rest on the ground (a contact with a static or
 //! kinematic body; a sleeping body is no ground, see
-//! [`ContactForest::build`]) and whose heaviest and lightest bodies differ by
-//! [`MASS_RATIO`] or more get a forest. With comparable masses the passes
-//! converge well enough, and the solve would cost time for nothing; an
-//! island touching no ground (a drum turned by its motor, bodies colliding
-//! in free fall) has no load to carry down.
+//! [`ContactForest::build`]), whose heaviest and lightest bodies differ by
+//! [`MASS_RATIO`] or more, and that hold at most [`MAX_ISLAND_CONTACTS`]
+//! contacts get a forest. With comparable masses the passes converge well
+//! enough, and the solve would cost time for nothing; an island touching no
+//! ground (a drum turned by its motor, bodies colliding in free fall) has no
+//! load to carry down; and in a very large island the exact step is all but
+//! always cut to nothing by some pulled row.
 
 use super::simd::{ContactBundles, NormalRows, RowsAt};
 use super::{apply, pair, write_back};
@@ -59,6 +61,20 @@ use crate::dynamics::tree_order::{solve_tree, Node, TreeOrder, MASS_RATIO};
 /// in a row's target speed is about `COMPLIANCE` relative, and the next
 /// iteration's solve, on the residual, takes most of that out again.
 const COMPLIANCE: f64 = 1e-6;
+
+/// The most contacts an island may hold and still get a forest.
+///
+/// A tree takes its exact step only as far as its first pulled row allows
+/// (see [`ContactForest::solve_velocity`]), and the larger the tree, the
+/// surer some row is pulled. Over 600 steps of each shipped scene, the
+/// largest tree that took any step had 183 entries (bodies and contacts,
+/// in `default`); trees of more than 32 entries took one in 3 (`default`)
+/// to 53 (`rain`) of their solves. A whole mixing drum, by contrast, is one
+/// grounded island of up to 12,000 contacts (`spinner`): built every step
+/// and factorised every substep, it never took a step, at 9 % of the
+/// scene's instructions (`docs/2026-11-29-forest-cap.md`). The cap leaves
+/// every shipped scene's forests as they were.
+pub(crate) const MAX_ISLAND_CONTACTS: u32 = 1024;
 
 /// A contact of the forest.
 #[derive(Clone, Copy, Debug)]
@@ -88,11 +104,13 @@ pub(crate) struct ContactForest {
     l_up: Vec<M3>,
     x: Vec<[f64; 3]>,
     /// Scratch: islands and trees (union–find over bodies), whether each
-    /// island touches the ground, the candidate contacts, per island the
+    /// island touches the ground and how many contacts it holds, the
+    /// candidate contacts, per island the
     /// smallest and largest inverse mass, the forest's contacts as edges.
     islands: UnionFind,
     trees: UnionFind,
     grounded: Vec<bool>,
+    island_contacts: Vec<u32>,
     candidates: Vec<(u32, ContactNode)>,
     inv_mass_range: Vec<(f32, f32)>,
     edges: Vec<(u32, u32, u32)>,
@@ -115,8 +133,8 @@ fn row_speed(rows: &NormalRows, i: usize, ba: &SolverBody, bb: &SolverBody) -> f
 impl ContactForest {
     /// Chooses this step's forest from the scheduled constraints, in contact
     /// order: the contacts of grounded islands with a mass ratio of
-    /// [`MASS_RATIO`] or more, each joining unless it closes a loop between
-    /// moving bodies. `sleeping(body)`: the body is a sleeping dynamic one.
+    /// [`MASS_RATIO`] or more and at most [`MAX_ISLAND_CONTACTS`] contacts,
+    /// each joining unless it closes a loop between moving bodies. `sleeping(body)`: the body is a sleeping dynamic one.
     ///
     /// A contact with a sleeping body does not ground its island: a moving
     /// body touching a sleeping one wakes it before the solve (see
@@ -168,14 +186,20 @@ impl ContactForest {
                 *range = (range.0.min(b.inv_mass), range.1.max(b.inv_mass));
             }
         }
-        // Which islands rest on the ground: a load has somewhere to go.
+        // Which islands rest on the ground (a load has somewhere to go), and
+        // their sizes.
         self.grounded.clear();
         self.grounded.resize(n, false);
+        self.island_contacts.clear();
+        self.island_contacts.resize(n, 0);
         for (_, _, a, b) in constraints.locations() {
             let (ma, mb) = (moves(&bodies[a as usize]), moves(&bodies[b as usize]));
+            if !(ma || mb) {
+                continue;
+            }
+            let root = self.islands.find(if ma { a } else { b }) as usize;
+            self.island_contacts[root] += 1;
             if ma != mb && !sleeping(if ma { b } else { a }) {
-                let body = if ma { a } else { b };
-                let root = self.islands.find(body) as usize;
                 self.grounded[root] = true;
             }
         }
@@ -191,7 +215,10 @@ impl ContactForest {
             }
             let island = self.islands.find(body) as usize;
             let (lo, hi) = self.inv_mass_range[island];
-            if self.grounded[island] && hi >= MASS_RATIO * lo {
+            if self.grounded[island]
+                && hi >= MASS_RATIO * lo
+                && self.island_contacts[island] <= MAX_ISLAND_CONTACTS
+            {
                 self.candidates.push((contact, ContactNode { at, a, b }));
             }
         }
