@@ -114,6 +114,10 @@ pub(crate) struct ContactForest {
     candidates: Vec<(u32, ContactNode)>,
     inv_mass_range: Vec<(f32, f32)>,
     edges: Vec<(u32, u32, u32)>,
+    /// This substep: which contacts' rows were read, and which entries'
+    /// blocks set up (see [`ContactForest::prepare`]).
+    read: Vec<bool>,
+    ready: Vec<bool>,
     /// Whether the factorisation is ready for this substep.
     factored: bool,
 }
@@ -265,27 +269,46 @@ impl ContactForest {
         self.contacts.len()
     }
 
-    /// Reads the contacts' rows at the substep's start (after the anchor
-    /// update and the warm start) and factorises the forest on the rows that
+    /// Factorises the forest on the contacts' rows at the substep's start
+    /// (after the anchor update and the warm start), solving the rows that
     /// carry load or are closing faster than their target allows (a body
     /// landing on the stack: solved from its first substep).
+    ///
+    /// Each contact's rows are read, and each entry's block set up, only
+    /// when the elimination first needs them, so that a factorisation that
+    /// stops at a singular pivot stops there; one that goes through has
+    /// read every contact, as a read in advance would have.
     pub fn prepare(&mut self, constraints: &ContactBundles, bodies: &[SolverBody]) {
         self.factored = false;
         if self.tree.order.is_empty() {
             return;
         }
-        self.rows.clear();
-        self.active.clear();
-        for c in &self.contacts {
-            let rows = constraints.normal_rows(c.at);
-            let (ba, bb) = (&bodies[c.a as usize], &bodies[c.b as usize]);
-            self.active.push([0, 1].map(|i| {
-                i < rows.count
-                    && (rows.impulse[i] > 0.0 || row_speed(&rows, i, ba, bb) + rows.bias[i] < 0.0)
-            }));
-            self.rows.push(rows);
+        let n = self.contacts.len();
+        if self.rows.len() < n {
+            self.rows.resize(n, NormalRows::default());
+            self.active.resize(n, [false; 2]);
         }
-        self.factored = self.factor(bodies);
+        self.read.clear();
+        self.read.resize(n, false);
+        self.factored = self.factor(constraints, bodies);
+    }
+
+    /// Reads contact `k`'s rows and which of them are solved, once a
+    /// substep.
+    fn read_rows(&mut self, k: u32, constraints: &ContactBundles, bodies: &[SolverBody]) {
+        let k = k as usize;
+        if self.read[k] {
+            return;
+        }
+        self.read[k] = true;
+        let c = &self.contacts[k];
+        let rows = constraints.normal_rows(c.at);
+        let (ba, bb) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+        self.active[k] = [0, 1].map(|i| {
+            i < rows.count
+                && (rows.impulse[i] > 0.0 || row_speed(&rows, i, ba, bb) + rows.bias[i] < 0.0)
+        });
+        self.rows[k] = rows;
     }
 
     /// `−J` of contact `k`'s active rows on body `s` (contact rows × body
@@ -317,78 +340,92 @@ impl ContactForest {
         g
     }
 
-    fn factor(&mut self, bodies: &[SolverBody]) -> bool {
+    /// Entry `i`'s block before elimination, `H_ii`, set once a substep
+    /// (before its first child's update is taken off it).
+    fn set_up(&mut self, i: usize, constraints: &ContactBundles, bodies: &[SolverBody]) {
+        if self.ready[i] {
+            return;
+        }
+        self.ready[i] = true;
+        self.d_inv[i] = match self.tree.order[i].node {
+            Node::Body(s) => {
+                let b = &bodies[s as usize];
+                let mut d = ZERO3;
+                d[0][0] = 1.0 / b.inv_mass as f64;
+                d[1][1] = d[0][0];
+                // A body that cannot turn: its angle's column is
+                // decoupled (every coupling's is zero).
+                d[2][2] = if b.inv_inertia > 0.0 {
+                    1.0 / b.inv_inertia as f64
+                } else {
+                    1.0
+                };
+                d
+            }
+            Node::Constraint(k) => {
+                // Rows that are not solved are decoupled; solved rows get a
+                // compliance far below their effective mass's inverse (see
+                // [`COMPLIANCE`]).
+                self.read_rows(k, constraints, bodies);
+                let (c, rows) = (&self.contacts[k as usize], &self.rows[k as usize]);
+                let active = self.active[k as usize];
+                let (ba, bb) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+                let mut d = ZERO3;
+                for r in 0..3 {
+                    d[r][r] = if r < 2 && active[r] {
+                        let k = ba.inv_mass
+                            + bb.inv_mass
+                            + ba.inv_inertia * rows.arm_a[r] * rows.arm_a[r]
+                            + bb.inv_inertia * rows.arm_b[r] * rows.arm_b[r];
+                        -COMPLIANCE * k as f64
+                    } else {
+                        -1.0
+                    };
+                }
+                d
+            }
+        };
+    }
+
+    /// Block LDLᵀ in the tree's order:
+    /// `D_i = H_ii − Σ_children H(c, i)ᵀ·D_c⁻¹·H(c, i)`, inverted in place
+    /// once its children are eliminated. `false` at a singular pivot.
+    fn factor(&mut self, constraints: &ContactBundles, bodies: &[SolverBody]) -> bool {
         let m = self.tree.order.len();
         self.d_inv.resize(m, ZERO3);
         self.h_up.resize(m, ZERO3);
         self.l_up.resize(m, ZERO3);
+        self.ready.clear();
+        self.ready.resize(m, false);
         for i in 0..m {
-            let e = self.tree.order[i];
-            self.d_inv[i] = match e.node {
-                Node::Body(s) => {
-                    let b = &bodies[s as usize];
-                    let mut d = ZERO3;
-                    d[0][0] = 1.0 / b.inv_mass as f64;
-                    d[1][1] = d[0][0];
-                    // A body that cannot turn: its angle's column is
-                    // decoupled (every coupling's is zero).
-                    d[2][2] = if b.inv_inertia > 0.0 {
-                        1.0 / b.inv_inertia as f64
-                    } else {
-                        1.0
-                    };
-                    d
-                }
-                Node::Constraint(k) => {
-                    // Rows that are not solved are decoupled; solved rows
-                    // get a compliance far below their effective mass's
-                    // inverse (see [`COMPLIANCE`]).
-                    let (c, rows) = (&self.contacts[k as usize], &self.rows[k as usize]);
-                    let active = self.active[k as usize];
-                    let (ba, bb) = (&bodies[c.a as usize], &bodies[c.b as usize]);
-                    let mut d = ZERO3;
-                    for r in 0..3 {
-                        d[r][r] = if r < 2 && active[r] {
-                            let k = ba.inv_mass
-                                + bb.inv_mass
-                                + ba.inv_inertia * rows.arm_a[r] * rows.arm_a[r]
-                                + bb.inv_inertia * rows.arm_b[r] * rows.arm_b[r];
-                            -COMPLIANCE * k as f64
-                        } else {
-                            -1.0
-                        };
-                    }
-                    d
-                }
-            };
-            if e.parent == u32::MAX {
-                continue;
-            }
-            self.h_up[i] = match (e.node, self.tree.order[e.parent as usize].node) {
-                (Node::Constraint(k), Node::Body(s)) => self.coupling(k, s, bodies),
-                (Node::Body(s), Node::Constraint(k)) => transpose(&self.coupling(k, s, bodies)),
-                _ => unreachable!("the forest alternates bodies and contacts"),
-            };
-        }
-        // D_i = H_ii − Σ_children H(c, i)ᵀ·D_c⁻¹·H(c, i), inverted in place
-        // once its children are eliminated.
-        for i in 0..m {
+            self.set_up(i, constraints, bodies);
             let Some(inv) = inverse(&self.d_inv[i]) else {
                 return false;
             };
             self.d_inv[i] = inv;
-            let p = self.tree.order[i].parent;
-            if p != u32::MAX {
-                let l = mul(&inv, &self.h_up[i]);
-                let update = mul(&transpose(&self.h_up[i]), &l);
-                let dp = &mut self.d_inv[p as usize];
-                for r in 0..3 {
-                    for c in 0..3 {
-                        dp[r][c] -= update[r][c];
-                    }
-                }
-                self.l_up[i] = l;
+            let e = self.tree.order[i];
+            if e.parent == u32::MAX {
+                continue;
             }
+            let p = e.parent as usize;
+            self.h_up[i] = match (e.node, self.tree.order[p].node) {
+                (Node::Constraint(k), Node::Body(s)) => self.coupling(k, s, bodies),
+                (Node::Body(s), Node::Constraint(k)) => {
+                    self.read_rows(k, constraints, bodies);
+                    transpose(&self.coupling(k, s, bodies))
+                }
+                _ => unreachable!("the forest alternates bodies and contacts"),
+            };
+            let l = mul(&inv, &self.h_up[i]);
+            let update = mul(&transpose(&self.h_up[i]), &l);
+            self.set_up(p, constraints, bodies);
+            let dp = &mut self.d_inv[p];
+            for r in 0..3 {
+                for c in 0..3 {
+                    dp[r][c] -= update[r][c];
+                }
+            }
+            self.l_up[i] = l;
         }
         true
     }
