@@ -127,7 +127,7 @@ struct VelocityConstraint {
     block_ok: bool,
     /// Effective-mass matrix of a two-point manifold on the points' current
     /// normals and anchors, and the inverse of its determinant: (k11, k12,
-    /// k22, 1/det), set with the anchors ([`update_one`]).
+    /// k22, 1/det), set with the anchors (`velocity::update_one`).
     k: [f32; 4],
     /// Rolling resistance: torque cap per unit normal impulse (m), and the
     /// relative angular effective mass and accumulated angular impulse.

@@ -35,7 +35,7 @@ pub enum WorldEvent {
         step: u64,
     },
     /// Two shapes started touching (their manifold gained its first point);
-    /// reported when contact events are on ([`World::set_contact_events`]).
+    /// reported when contact events are on ([`crate::World::set_contact_events`]).
     ContactBegin {
         /// Body A.
         body_a: BodyId,
@@ -53,7 +53,7 @@ pub enum WorldEvent {
         step: u64,
     },
     /// Two shapes started touching at an approach speed of at least
-    /// [`WorldSettings::hit_speed`]; follows their `ContactBegin` (contact
+    /// [`crate::WorldSettings::hit_speed`]; follows their `ContactBegin` (contact
     /// events must be on).
     Hit {
         /// Body A.

@@ -57,7 +57,7 @@ pub struct WorldSettings {
     /// Largest broadphase fat-box margin (m). A shape's fat box is its tight
     /// box grown by the speculative distance plus the smaller of this and an
     /// eighth of its bounding radius (Box2D v3's rule), so small shapes in a
-    /// crowd see fewer neighbours: see [`fat_margin`].
+    /// crowd see fewer neighbours (`world::settings::fat_margin`).
     pub aabb_margin: f32,
     /// Speed (m/s) beyond which a body counts as numerically blown up and is frozen.
     pub max_speed: f32,

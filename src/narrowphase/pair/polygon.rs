@@ -161,7 +161,7 @@ pub(crate) fn polygons_distance_sat(
 /// closest point of B − A to the origin: either in its interior (the deepest
 /// vertex projects onto the edge's interior; the separation is the distance) or
 /// at one of its ends, a vertex–vertex pair (the argument of
-/// [`circle_polygon_core`], applied to B − A). [`face_answer`] and
+/// `circle::circle_polygon_core`, applied to B − A). [`face_answer`] and
 /// [`near_features`] take these, with the vertex–edge or vertex–vertex cases of
 /// parallel edges, each only with its optimality certificate: both points'
 /// normal cones hold the connecting direction, which for convex sets is
@@ -362,7 +362,7 @@ fn near_features(
 }
 
 /// Half-diagonals `(v0, v1)` of a parallelogram centred on its own origin (boxes
-/// from [`Shape::rect`]): four vertices `v0, v1, −v0, −v1`, exactly.
+/// from [`crate::shape::Shape::rect`]): four vertices `v0, v1, −v0, −v1`, exactly.
 #[inline]
 pub(crate) fn parallelogram(p: &Polygon) -> Option<(Vec2, Vec2)> {
     let v = p.vertices();

@@ -1,6 +1,6 @@
 //! Exact distance and intersection test between an ellipse and a point, segment
 //! or polygon core (circles, capsules, polygons, rounded polygons), without GJK, and the exact
-//! ellipse/polygon penetration without EPA ([`core_penetration`]: SAT on the
+//! ellipse/polygon penetration without EPA ([`penetration::core_penetration`]: SAT on the
 //! polygon's normals plus, per vertex, the roots of Eberly's normal-foot equation
 //! on the other side of its pole; 5× faster than EPA on the bench's pool, and
 //! exact where EPA stops early on the curved side).
