@@ -159,7 +159,7 @@ pub(crate) fn window<'a>(
     if (t as f64) < lo {
         t = next_up(t);
     }
-    let start = gallop(v, *hint, |e| e.s0 < t);
+    let start = crate::math::gallop(v, *hint, |e| e.s0 < t);
     *hint = start;
     v[start..].iter().take_while(move |e| e.s0 <= s1)
 }
@@ -176,40 +176,6 @@ fn next_up(x: f32) -> f32 {
     } else {
         f32::from_bits(bits - 1)
     }
-}
-
-/// `v.partition_point(before)` (`before` true on a prefix of `v`), searched
-/// outward from `from`: exponentially growing steps, then a binary search
-/// within the last one.
-#[inline]
-fn gallop(v: &[Entry], from: usize, before: impl Fn(&Entry) -> bool) -> usize {
-    let n = v.len();
-    let from = from.min(n);
-    // The answer is in `lo..=hi`.
-    let (mut lo, mut hi) = (0, n);
-    let mut step = 1;
-    if from < n && before(&v[from]) {
-        lo = from + 1;
-        while lo + step <= n {
-            if !before(&v[lo + step - 1]) {
-                hi = lo + step - 1;
-                break;
-            }
-            lo += step;
-            step *= 2;
-        }
-    } else {
-        hi = from;
-        while hi >= step {
-            if before(&v[hi - step]) {
-                lo = hi - step + 1;
-                break;
-            }
-            hi -= step;
-            step *= 2;
-        }
-    }
-    lo + v[lo..hi].partition_point(before)
 }
 
 /// Calls `f(id)` for every entry of region `band` whose box overlaps `probe`'s box,

@@ -193,6 +193,41 @@ impl Iso {
     }
 }
 
+/// `v.partition_point(before)` (`before` true on a prefix of `v`), searched
+/// outward from `from`: exponentially growing steps, then a binary search
+/// within the last one. Cheap where the answer is near `from`: sorted
+/// probes met in order (the broadphase's windows, the contact list's merge).
+#[inline]
+pub(crate) fn gallop<T>(v: &[T], from: usize, before: impl Fn(&T) -> bool) -> usize {
+    let n = v.len();
+    let from = from.min(n);
+    // The answer is in `lo..=hi`.
+    let (mut lo, mut hi) = (0, n);
+    let mut step = 1;
+    if from < n && before(&v[from]) {
+        lo = from + 1;
+        while lo + step <= n {
+            if !before(&v[lo + step - 1]) {
+                hi = lo + step - 1;
+                break;
+            }
+            lo += step;
+            step *= 2;
+        }
+    } else {
+        hi = from;
+        while hi >= step {
+            if before(&v[hi - step]) {
+                lo = hi - step + 1;
+                break;
+            }
+            hi -= step;
+            step *= 2;
+        }
+    }
+    lo + v[lo..hi].partition_point(before)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,5 +249,34 @@ mod tests {
         let r = Rot::from_angle(0.4).integrate(1e-3);
         assert!((r.angle() - 0.401).abs() < 1e-6);
         assert!((r.cos * r.cos + r.sin * r.sin - 1.0).abs() < 1e-6);
+    }
+
+    /// The galloping search returns the plain binary search's index from
+    /// every start, on sorted keys with repeats, empty and at the ends.
+    #[test]
+    fn gallop_matches_partition_point_from_any_start() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..500 {
+            let n = (next() % 70) as usize;
+            let mut keys: Vec<(u32, u32)> = (0..n)
+                .map(|_| ((next() % 12) as u32, (next() % 5) as u32))
+                .collect();
+            keys.sort_unstable();
+            let key = ((next() % 14) as u32, (next() % 5) as u32);
+            let want = keys.partition_point(|&k| k < key);
+            for from in 0..=n + 2 {
+                assert_eq!(
+                    gallop(&keys, from, |&k| k < key),
+                    want,
+                    "{keys:?} {key:?} {from}"
+                );
+            }
+        }
     }
 }

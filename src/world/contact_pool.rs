@@ -269,7 +269,8 @@ impl ContactList {
                 (None, None) => break,
             };
             let start = i;
-            i += old_keys[i..].partition_point(|&k| k < key);
+            // Changes come in pair order, usually a few entries apart.
+            i = crate::math::gallop(old_keys, i, |&k| k < key);
             kept += i - start;
             buf.order.extend_from_slice(&old[start..i]);
             buf.keys.extend_from_slice(&old_keys[start..i]);
