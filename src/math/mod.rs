@@ -255,20 +255,15 @@ mod tests {
     /// every start, on sorted keys with repeats, empty and at the ends.
     #[test]
     fn gallop_matches_partition_point_from_any_start() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(29);
         for _ in 0..500 {
-            let n = (next() % 70) as usize;
+            let n = rng.random_range(0..70usize);
             let mut keys: Vec<(u32, u32)> = (0..n)
-                .map(|_| ((next() % 12) as u32, (next() % 5) as u32))
+                .map(|_| (rng.random_range(0..12u32), rng.random_range(0..5u32)))
                 .collect();
             keys.sort_unstable();
-            let key = ((next() % 14) as u32, (next() % 5) as u32);
+            let key = (rng.random_range(0..14u32), rng.random_range(0..5u32));
             let want = keys.partition_point(|&k| k < key);
             for from in 0..=n + 2 {
                 assert_eq!(
