@@ -105,8 +105,8 @@ pub(crate) struct ContactForest {
     x: Vec<[f64; 3]>,
     /// Scratch: islands and trees (union–find over bodies), whether each
     /// island touches the ground and how many contacts it holds, the
-    /// candidate contacts, per island the
-    /// smallest and largest inverse mass, the forest's contacts as edges.
+    /// candidate contacts, per island the smallest and largest inverse
+    /// mass, the forest's contacts as edges.
     islands: UnionFind,
     trees: UnionFind,
     grounded: Vec<bool>,
@@ -138,7 +138,8 @@ impl ContactForest {
     /// Chooses this step's forest from the scheduled constraints, in contact
     /// order: the contacts of grounded islands with a mass ratio of
     /// [`MASS_RATIO`] or more and at most [`MAX_ISLAND_CONTACTS`] contacts,
-    /// each joining unless it closes a loop between moving bodies. `sleeping(body)`: the body is a sleeping dynamic one.
+    /// each joining unless it closes a loop between moving bodies.
+    /// `sleeping(body)`: the body is a sleeping dynamic one.
     ///
     /// A contact with a sleeping body does not ground its island: a moving
     /// body touching a sleeping one wakes it before the solve (see
