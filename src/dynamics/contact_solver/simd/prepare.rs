@@ -5,8 +5,8 @@
 //! straight into the bundle (bodies, counts, feature kinds and radii, and the
 //! feature points made relative to the centres, one subtraction each, as the
 //! scalar does); the rest is read lane by lane into lane vectors, each made
-//! whole from its lanes at once (arrays zeroed first, filled lane by lane
-//! and then read whole stalled on the stores). From those, levers, tangent
+//! whole from its lanes at once (arrays that were zeroed, filled lane by
+//! lane and read whole stalled on those stores). From those, levers, tangent
 //! masses, the impact test and the rolling terms are computed in lane
 //! arithmetic with the scalar's operations in the scalar's order, so every
 //! lane holds the scalar's bits; only restitution's approach speed, in the
