@@ -19,6 +19,11 @@ impl UnionFind {
         self.parent.extend(0..n as u32);
     }
 
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.parent.len()
+    }
+
     pub fn find(&mut self, mut x: u32) -> u32 {
         while self.parent[x as usize] != x {
             let p = self.parent[x as usize];

@@ -119,6 +119,9 @@ impl World {
         held.clear();
         held.resize(bodies.len(), false);
         let mut levels = std::mem::take(&mut self.scratch.stack_levels);
+        let mut anchors = std::mem::take(&mut self.scratch.anchors);
+        // One more slot for the joints' world frame.
+        anchors.begin(bodies.len() + 1);
         levels.begin(self.scratch.touching.len(), bodies.len());
         let up = -s.gravity.normalize_or_zero();
         // A constraint is known by its contact's position in the touching
@@ -168,6 +171,13 @@ impl World {
                 continue;
             }
             levels.add(at, c.body_a, c.body_b, c.manifold.normal, up);
+            let (a, b) = (c.body_a, c.body_b);
+            match (bodies[a as usize].responds(), bodies[b as usize].responds()) {
+                (true, true) => anchors.link(a, b),
+                (true, false) if !fb.sleeping => anchors.anchor(a),
+                (false, true) if !fa.sleeping => anchors.anchor(b),
+                _ => {}
+            }
             block.push(Pending {
                 at: at as u32,
                 a: c.body_a,
@@ -230,17 +240,37 @@ impl World {
         // The joints' and the drag's bodies are held too (the world slot
         // pushed above is not integrated, so its flag is never read).
         held.resize(bodies.len(), false);
+        let sleeping = |i: u32| {
+            let body = self.slots.get(i as usize).and_then(|s| s.body.as_ref());
+            body.is_some_and(|b| !b.awake && !b.frozen && b.kind == BodyKind::Dynamic)
+        };
         for j in self.joints.iter().filter_map(|s| s.joint.as_ref()) {
-            held[j.def.body_b.index as usize] = true;
-            levels.jointed(j.def.body_b.index);
-            if let Some(a) = j.def.body_a {
-                held[a.index as usize] = true;
-                levels.jointed(a.index);
+            let b = j.def.body_b.index;
+            held[b as usize] = true;
+            levels.jointed(b);
+            let Some(a) = j.def.body_a.map(|a| a.index) else {
+                anchors.anchor(b);
+                continue;
+            };
+            held[a as usize] = true;
+            levels.jointed(a);
+            match (bodies[a as usize].responds(), bodies[b as usize].responds()) {
+                (true, true) => anchors.link(a, b),
+                (true, false) if !sleeping(b) => anchors.anchor(a),
+                (false, true) if !sleeping(a) => anchors.anchor(b),
+                _ => {}
             }
         }
         if let Some(d) = self.drag.as_ref() {
             held[d.body.index as usize] = true;
+            anchors.anchor(d.body.index);
         }
+        anchors.finish();
+        // The moving bodies that can be held back (see `Anchors`).
+        let mut resisted = std::mem::take(&mut self.scratch.resisted);
+        resisted.clear();
+        resisted.extend(moving.iter().copied().filter(|&i| anchors.anchored(i)));
+        self.scratch.anchors = anchors;
         for g in &mut integration {
             g.free = !held[g.body as usize];
         }
@@ -299,7 +329,7 @@ impl World {
                 }
             }
             before.clear();
-            before.extend(moving.iter().map(|&i| poses[i as usize].dp));
+            before.extend(resisted.iter().map(|&i| poses[i as usize].dp));
             // Each joint banks the substep's impulses as its position pass
             // visits it (`joint_order` holds every joint once).
             joint_lanes.end_substep(&mut joints, &mut poses, &joint_params);
@@ -313,7 +343,7 @@ impl World {
                 PositionPass::Jointed
             };
             contact_solver::solve_positions(&constraints, &mut poses, &params, pass);
-            drop_resisted_velocity(&mut bodies, &poses, &moving, &before, 1.0 / h);
+            drop_resisted_velocity(&mut bodies, &poses, &resisted, &before, 1.0 / h);
         }
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &poses, &params);
         joint_lanes.finish(&mut joints);
@@ -344,6 +374,7 @@ impl World {
         self.scratch.moving = moving;
         self.scratch.integration = integration;
         self.scratch.before_passes = before;
+        self.scratch.resisted = resisted;
         self.scratch.constraints = constraints;
         self.scratch.step_start = start;
     }

@@ -87,9 +87,13 @@ pub(crate) struct Scratch {
     pub step_start: Vec<(Vec2, crate::math::Rot)>,
     /// Slots of the bodies that move this step (awake, not frozen).
     pub moving: Vec<u32>,
-    /// Per moving body: its translation before the substep's position
+    /// Per resisted body: its translation before the substep's position
     /// passes (see [`crate::dynamics::solver_body::drop_resisted_velocity`]).
     pub before_passes: Vec<Vec2>,
+    /// The moving bodies of anchored islands, whose held-back velocity the
+    /// substeps remove, and the search that finds them.
+    pub resisted: Vec<u32>,
+    pub anchors: crate::dynamics::solver_body::Anchors,
     /// Gravity and damping of the awake dynamic bodies.
     pub integration: Vec<Integration>,
     pub constraints: ContactBundles,
