@@ -144,6 +144,10 @@ impl Integration {
 /// the velocity to the whole correction over `h` (pushing bodies apart
 /// at that speed); this keeps only the half of that rule that slows.
 ///
+/// The step passes only the bodies of islands anchored to the world (see
+/// [`Anchors`]): in an island that floats free nothing holds a body back,
+/// and the removal, which is not equal and opposite, would destroy momentum.
+///
 /// Translation only. Removing spin as well (alone, or with translation in the
 /// bodies' mass metric) let more ragdoll piles sleep, but set a still,
 /// loaded chain wobbling or left some random piles turning for good (see

@@ -12,7 +12,8 @@
 //!              position pass (NGS): joints, then contacts (a contact's
 //!                lower body held where it supports the upper one; the
 //!                contacts of unjointed bodies on alternate substeps)
-//!              velocity the position passes held back removed
+//!              velocity the position passes held back removed (in
+//!                islands anchored to the world, see `solver_body::Anchors`)
 //! then:        restitution; joint reactions (and breaking)
 //! ```
 
