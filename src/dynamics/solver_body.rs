@@ -147,10 +147,6 @@ impl Integration {
 /// The step passes only the bodies of islands anchored to the world (see
 /// [`Anchors`]): in an island that floats free nothing holds a body back,
 /// and the removal, which is not equal and opposite, would destroy momentum.
-/// For the same reason `d` leaves out what the contacts between two moving
-/// bodies did (the step adds it to `before`): only a static body, or one
-/// the position pass holds, holds a body back. A box sliding on ice into
-/// loose boxes lost 2.3 % of its momentum while `d` counted every contact.
 ///
 /// Translation only. Removing spin as well (alone, or with translation in the
 /// bodies' mass metric) let more ragdoll piles sleep, but set a still,

@@ -62,7 +62,6 @@ impl World {
         let mut moving = std::mem::take(&mut self.scratch.moving);
         let mut integration = std::mem::take(&mut self.scratch.integration);
         let mut before = std::mem::take(&mut self.scratch.before_passes);
-        let mut two_sided = std::mem::take(&mut self.scratch.two_sided);
         bodies.clear();
         poses.clear();
         moving.clear();
@@ -283,8 +282,6 @@ impl World {
         constraints.plan_position_pass(|at| levels.held(at), |at| levels.jointed_contact(at));
         self.scratch.stack_levels = levels;
 
-        two_sided.clear();
-        two_sided.resize(poses.len(), Vec2::ZERO);
         for substep in 0..substeps {
             // Gravity and damping (awake dynamic bodies).
             for g in &integration {
@@ -346,17 +343,7 @@ impl World {
             } else {
                 PositionPass::Jointed
             };
-            // What the contacts between two moving bodies did is left out
-            // of the held-back velocity: their corrections are equal and
-            // opposite, and hold nothing back (see `drop_resisted_velocity`).
-            for &i in &resisted {
-                two_sided[i as usize] = Vec2::ZERO;
-            }
-            let record = (!resisted.is_empty()).then_some(&mut two_sided[..]);
-            contact_solver::solve_positions(&constraints, &mut poses, &params, pass, record);
-            for (b, &i) in before.iter_mut().zip(&resisted) {
-                *b += two_sided[i as usize];
-            }
+            contact_solver::solve_positions(&constraints, &mut poses, &params, pass);
             drop_resisted_velocity(&mut bodies, &poses, &resisted, &before, 1.0 / h);
         }
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &poses, &params);
@@ -389,7 +376,6 @@ impl World {
         self.scratch.integration = integration;
         self.scratch.before_passes = before;
         self.scratch.resisted = resisted;
-        self.scratch.two_sided = two_sided;
         self.scratch.constraints = constraints;
         self.scratch.step_start = start;
     }

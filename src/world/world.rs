@@ -93,9 +93,6 @@ pub(crate) struct Scratch {
     /// The moving bodies of anchored islands, whose held-back velocity the
     /// substeps remove, and the search that finds them.
     pub resisted: Vec<u32>,
-    /// Per body slot: its translation this substep by contacts whose two
-    /// bodies both moved (read for the resisted bodies).
-    pub two_sided: Vec<Vec2>,
     pub anchors: crate::dynamics::solver_body::Anchors,
     /// Gravity and damping of the awake dynamic bodies.
     pub integration: Vec<Integration>,

@@ -32,7 +32,6 @@ pub(crate) fn solve_positions(
     poses: &mut [SolverPose],
     prm: &SolverParams,
     pass: PositionPass,
-    mut two_sided: Option<&mut [Vec2]>,
 ) {
     let gs = &constraints.geometry[..];
     let (held, alternate) = (&constraints.held[..], &constraints.alternate[..]);
@@ -71,10 +70,6 @@ pub(crate) fn solve_positions(
             let (qa2, qb2) = (PoseW::gather(poses, &g2.a), PoseW::gather(poses, &g2.b));
             let moved1 = position_bundle(g1, h1, qa1, qb1, beta1, prm);
             let moved2 = position_bundle(g2, h2, qa2, qb2, beta2, prm);
-            if let Some(t) = two_sided.as_deref_mut() {
-                record_two_sided(g1, h1, (&qa1, &qb1), &moved1, t);
-                record_two_sided(g2, h2, (&qa2, &qb2), &moved2, t);
-            }
             scatter_poses(g1, h1, moved1, poses);
             scatter_poses(g2, h2, moved2, poses);
             i += 2;
@@ -82,36 +77,8 @@ pub(crate) fn solve_positions(
         }
         let (qa, qb) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
         let moved = position_bundle(g1, h1, qa, qb, beta1, prm);
-        if let Some(t) = two_sided.as_deref_mut() {
-            record_two_sided(g1, h1, (&qa, &qb), &moved, t);
-        }
         scatter_poses(g1, h1, moved, poses);
         i += 1;
-    }
-}
-
-/// Adds to `two_sided` each body's translation by the lanes whose two
-/// bodies both move (neither held nor static): corrections that are equal
-/// and opposite, which hold nothing back.
-#[inline(always)]
-fn record_two_sided(
-    g: &GeometryBundle,
-    held: Held,
-    before: (&PoseW, &PoseW),
-    moved: &Option<(PoseW, PoseW)>,
-    two_sided: &mut [Vec2],
-) {
-    let Some((qa, qb)) = moved else {
-        return;
-    };
-    let both = g.writes.a & g.writes.b & !(held[0] | held[1]);
-    if both == 0 {
-        return;
-    }
-    let (da, db) = (qa.dp - before.0.dp, qb.dp - before.1.dp);
-    for l in (0..LANES).filter(|l| both >> l & 1 == 1) {
-        two_sided[g.a[l] as usize] += da.lane(l);
-        two_sided[g.b[l] as usize] += db.lane(l);
     }
 }
 

@@ -53,12 +53,12 @@ fn position_pass_corrects_unjointed_contacts_on_alternate_substeps() {
         let all = PositionPass::All {
             alternate: &alternate,
         };
-        solve_positions(&bundles, &mut lanes, &prm, all, None);
+        solve_positions(&bundles, &mut lanes, &prm, all);
         let expected = scalar(&|_| true, &own);
         assert_eq!(pose_bits(&lanes), pose_bits(&expected), "all");
         // A substep that corrects only the jointed bodies' contacts.
         let mut lanes = poses.clone();
-        solve_positions(&bundles, &mut lanes, &prm, PositionPass::Jointed, None);
+        solve_positions(&bundles, &mut lanes, &prm, PositionPass::Jointed);
         let jointed_only = scalar(&|j| j, &own);
         assert_eq!(pose_bits(&lanes), pose_bits(&jointed_only), "jointed");
         skipped += (mask == lanes_mask(LANES as u8)) as u32;
