@@ -185,8 +185,8 @@ pub(crate) fn drop_resisted_velocity(
 /// nothing holds a body back, and removing its velocity along its own
 /// correction would destroy momentum (a 512 kg box at 40 m/s into loose
 /// boxes in zero gravity, Box2D's `smash`, lost 97 % of it). A sleeping
-/// body anchors nothing: a moving body's contacts with a sleeping one are
-/// speculative ones the pair cannot close this step (see `World::collide`).
+/// body anchors nothing: every contact point a moving body has with a
+/// sleeping one wakes it before the solve (see `World::collide`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Anchors {
     islands: UnionFind,

@@ -241,10 +241,8 @@ impl World {
         // The joints' and the drag's bodies are held too (the world slot
         // pushed above is not integrated, so its flag is never read).
         held.resize(bodies.len(), false);
-        let sleeping = |i: u32| {
-            let body = self.slots.get(i as usize).and_then(|s| s.body.as_ref());
-            body.is_some_and(|b| !b.awake && !b.frozen && b.kind == BodyKind::Dynamic)
-        };
+        let facts = &self.scratch.slot_facts;
+        let sleeping = |i: u32| facts[i as usize].sleeping;
         for j in self.joints.iter().filter_map(|s| s.joint.as_ref()) {
             let b = j.def.body_b.index;
             held[b as usize] = true;

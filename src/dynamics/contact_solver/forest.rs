@@ -141,13 +141,13 @@ impl ContactForest {
     /// each joining unless it closes a loop between moving bodies.
     /// `sleeping(body)`: the body is a sleeping dynamic one.
     ///
-    /// A contact with a sleeping body does not ground its island: a moving
-    /// body touching a sleeping one wakes it before the solve (see
-    /// `World::collide`), so what is left are speculative contacts the pair
-    /// cannot close this step, which carry no load. Counted as ground, a
-    /// few of them at the front of `smash`'s debris made the whole impact
-    /// (its 512 kg box and thousands of 0.16 kg boxes, no gravity) one
-    /// forest of up to 7,000 contacts, solved exactly at every iteration.
+    /// A contact with a sleeping body does not ground its island: every
+    /// contact point a moving body has with a sleeping one wakes it before
+    /// the solve (see `World::collide`), so what is left carries no load.
+    /// Counted as ground (under an older wake rule), a few of them at the
+    /// front of `smash`'s debris made the whole impact (its 512 kg box and
+    /// thousands of 0.16 kg boxes, no gravity) one forest of up to 7,000
+    /// contacts, solved exactly at every iteration.
     pub fn build(
         &mut self,
         constraints: &ContactBundles,
