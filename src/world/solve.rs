@@ -121,8 +121,9 @@ impl World {
         held.resize(bodies.len(), false);
         let mut levels = std::mem::take(&mut self.scratch.stack_levels);
         let mut anchors = std::mem::take(&mut self.scratch.anchors);
-        // One more slot for the joints' world frame.
-        anchors.begin(bodies.len() + 1);
+        // One per body slot: a joint to the world frame anchors its body
+        // (`Anchors::anchor`) and never links the frame's slot.
+        anchors.begin(bodies.len());
         levels.begin(self.scratch.touching.len(), bodies.len());
         let up = -s.gravity.normalize_or_zero();
         // A constraint is known by its contact's position in the touching
