@@ -44,6 +44,12 @@ impl World {
             linear_slop: s.linear_slop,
             position_correction: s.position_correction,
             max_correction: s.max_correction,
+            // Negative or NaN: off (it would push bodies that do not touch).
+            deep_penetration: if s.deep_penetration >= 0.0 {
+                s.deep_penetration
+            } else {
+                f32::INFINITY
+            },
             restitution_threshold: s.restitution_threshold,
         };
         // The correction of the contacts corrected on alternate substeps:
@@ -270,7 +276,6 @@ impl World {
         let mut resisted = std::mem::take(&mut self.scratch.resisted);
         resisted.clear();
         resisted.extend(moving.iter().copied().filter(|&i| anchors.anchored(i)));
-        self.scratch.anchors = anchors;
         for g in &mut integration {
             g.free = !held[g.body as usize];
         }
@@ -278,7 +283,19 @@ impl World {
 
         // Shock propagation in the position pass (see `stack_levels`).
         levels.build(&bodies);
-        constraints.plan_position_pass(|at| levels.held(at), |at| levels.jointed_contact(at));
+        // A contact's bodies share an island; a body that does not respond
+        // is in none.
+        let free = |at: u32| {
+            let c = &self.scratch.touching[at as usize];
+            let a = if bodies[c.body_a as usize].responds() {
+                c.body_a
+            } else {
+                c.body_b
+            };
+            !anchors.anchored(a)
+        };
+        constraints.plan_position_pass(|at| levels.held(at), |at| levels.jointed_contact(at), free);
+        self.scratch.anchors = anchors;
         self.scratch.stack_levels = levels;
 
         for substep in 0..substeps {

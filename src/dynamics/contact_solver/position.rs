@@ -60,7 +60,8 @@ impl PositionPoint {
 /// penetrating points apart along their current normals, recomputing
 /// separation and normal from the current poses (see [`current_geometry`]).
 ///
-/// Each point's target is to remove `β·(s + slop)` of its penetration, at most
+/// Each point's target is to remove `β·(s + slop)` of its penetration, and
+/// half the rest of what lies past `deep_penetration`, at most
 /// `max_correction`. A two-point manifold is corrected as a block (both
 /// pseudo-impulses from one 2×2 solve, kept non-negative): corrected point by
 /// point, a box turns a little at every pass, and over a column of 100 boxes
@@ -76,8 +77,11 @@ pub(super) fn position_constraint(
     qb: &mut SolverPose,
     prm: &SolverParams,
 ) {
-    let target =
-        |s: f32| (prm.position_correction * (s + prm.linear_slop)).clamp(-prm.max_correction, 0.0);
+    let target = |s: f32| {
+        let excess = (-(s + prm.deep_penetration)).max(0.0);
+        let beta = prm.position_correction;
+        (beta * (s + prm.linear_slop) - 0.5 * (1.0 - beta) * excess).clamp(-prm.max_correction, 0.0)
+    };
     if g.count == 2 {
         let p1 = PositionPoint::new(&g.points[0], qa, qb);
         let p2 = PositionPoint::new(&g.points[1], qa, qb);

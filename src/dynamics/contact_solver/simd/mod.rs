@@ -206,6 +206,11 @@ pub(crate) struct ContactBundles {
     /// body, so the position pass corrects it on alternate substeps only
     /// (see [`PositionPass`]).
     alternate: Vec<u8>,
+    /// Per bundle, one bit per lane: the lane's contact has no jointed body
+    /// and is in an island that nothing anchors, where the position pass
+    /// corrects penetration past `deep_penetration` harder (see
+    /// [`point::Fraction`]).
+    free: Vec<u8>,
     /// Scratch: one level's constraints, two-point manifolds first, before
     /// they are cut into bundles, and its one-point manifolds.
     level: Vec<u32>,
@@ -221,6 +226,7 @@ impl ContactBundles {
         self.bouncy.clear();
         self.held.clear();
         self.alternate.clear();
+        self.free.clear();
     }
 
     /// Builds the constraints of `block` (touching contacts in the solver's
@@ -282,23 +288,30 @@ impl ContactBundles {
     /// `dynamics::stack_levels`): `hold(contact)` (the contact's position
     /// in the touching list) says which, A, B or neither. And it corrects
     /// the contacts without a jointed body (`jointed(contact)` false) on
-    /// alternate substeps only (see [`PositionPass`]).
+    /// alternate substeps only (see [`PositionPass`]). Of these, the ones in
+    /// islands that nothing anchors (`free(contact)`) have their deep
+    /// penetration corrected harder (see [`point::Fraction`]).
     pub fn plan_position_pass(
         &mut self,
         hold: impl Fn(u32) -> (bool, bool),
         jointed: impl Fn(u32) -> bool,
+        mut free: impl FnMut(u32) -> bool,
     ) {
         // Padding lanes copy lane 0's contact, and so its holds: they are
         // never stored back, whatever their masses.
         let bundles = self.info.iter().zip(&mut self.held);
-        for ((info, held), alternate) in bundles.zip(&mut self.alternate) {
+        let masks = self.alternate.iter_mut().zip(&mut self.free);
+        for ((info, held), (alternate, free_lanes)) in bundles.zip(masks) {
             *held = [0; 2];
             *alternate = 0;
+            *free_lanes = 0;
             for (l, info) in info.iter().enumerate() {
                 let (a, b) = hold(info.contact);
                 held[0] |= (a as u8) << l;
                 held[1] |= (b as u8) << l;
-                *alternate |= (!jointed(info.contact) as u8) << l;
+                let unjointed = !jointed(info.contact);
+                *alternate |= (unjointed as u8) << l;
+                *free_lanes |= ((unjointed && free(info.contact)) as u8) << l;
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The lane kernels of one contact point, shared by the bundles of two-point
 //! manifolds (`velocity`, `position`) and of one-point manifolds (`single`):
 //! a point's anchor update, speeds and impulses along a direction, friction,
-//! and the position pass's push.
+//! and the position pass's push and its target.
 
 use super::*;
 
@@ -168,5 +168,39 @@ pub(super) fn push_apart(
     } else {
         *qa = PoseW::select(push, &a, qa);
         *qb = PoseW::select(push, &b, qb);
+    }
+}
+
+/// How much of a lane's penetration one correction removes: the fraction
+/// `beta` of its error past the slop, and of what lies deeper than `deep`
+/// (m) also half the rest; see `super::super::position_constraint`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fraction {
+    pub beta: F,
+    pub deep: F,
+}
+
+impl Fraction {
+    /// The fraction of `prm`, in every lane.
+    #[cfg(test)]
+    #[inline(always)]
+    pub(crate) fn of(prm: &SolverParams) -> Fraction {
+        Fraction {
+            beta: F::splat(prm.position_correction),
+            deep: F::splat(prm.deep_penetration),
+        }
+    }
+
+    /// A lane's target change of separation at separation `s` (`≤ 0`),
+    /// at most `max_correction`.
+    #[inline(always)]
+    pub(super) fn target(self, s: F, prm: &SolverParams) -> F {
+        let excess = max(F::ZERO, -(s + self.deep));
+        clamp(
+            self.beta * (s + F::splat(prm.linear_slop))
+                - F::splat(0.5) * (F::ONE - self.beta) * excess,
+            F::splat(-prm.max_correction),
+            F::ZERO,
+        )
     }
 }

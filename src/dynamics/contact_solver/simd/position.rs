@@ -1,7 +1,7 @@
 //! The position and restitution passes over the bundles, a bundle at a
 //! time.
 
-use super::point::push_apart;
+use super::point::{push_apart, Fraction};
 use super::*;
 
 /// Which contacts a substep's position pass corrects, and how strongly.
@@ -35,56 +35,59 @@ pub(crate) fn solve_positions(
 ) {
     let gs = &constraints.geometry[..];
     let (held, alternate) = (&constraints.held[..], &constraints.alternate[..]);
-    let every = F::splat(prm.position_correction);
-    // Bundle `i`'s correction fraction per lane and its holds, or `None`
-    // when this pass corrects none of its lanes. On a substep that skips
-    // some lanes, they are held on both sides: they move nothing and are
-    // not stored.
+    let free = &constraints.free[..];
+    let (every, deep) = (
+        F::splat(prm.position_correction),
+        F::splat(prm.deep_penetration),
+    );
+    // Bundle `i`'s correction per lane and its holds, or `None` when this
+    // pass corrects none of its lanes. On a substep that skips some lanes,
+    // they are held on both sides: they move nothing and are not stored.
     let plan = |i: usize| {
         let (mask, h) = (alternate[i], held[i]);
+        let deep = select(lanes_f(free[i]), deep, F::splat(f32::INFINITY));
         match pass {
             PositionPass::All { alternate } => {
-                let beta = select(
-                    lanes_f(mask),
-                    F::splat(alternate.position_correction),
-                    every,
-                );
-                Some((beta, h))
+                let alternate = F::splat(alternate.position_correction);
+                let beta = select(lanes_f(mask), alternate, every);
+                Some((Fraction { beta, deep }, h))
             }
             PositionPass::Jointed if mask == lanes_mask(LANES as u8) => None,
-            PositionPass::Jointed => Some((every, [h[0] | mask, h[1] | mask])),
+            PositionPass::Jointed => {
+                Some((Fraction { beta: every, deep }, [h[0] | mask, h[1] | mask]))
+            }
         }
     };
     let mut i = 0;
     while i < gs.len() {
         let g1 = &gs[i];
-        let Some((beta1, h1)) = plan(i) else {
+        let Some((fraction1, h1)) = plan(i) else {
             i += 1;
             continue;
         };
         let next = gs.get(i + 1).filter(|_| g1.independent_of_next);
-        if let Some((g2, (beta2, h2))) = next.and_then(|g2| Some((g2, plan(i + 1)?))) {
+        if let Some((g2, (fraction2, h2))) = next.and_then(|g2| Some((g2, plan(i + 1)?))) {
             // Two independent bundles side by side, as in the velocity
             // pass.
             let (qa1, qb1) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
             let (qa2, qb2) = (PoseW::gather(poses, &g2.a), PoseW::gather(poses, &g2.b));
-            let moved1 = position_bundle(g1, h1, qa1, qb1, beta1, prm);
-            let moved2 = position_bundle(g2, h2, qa2, qb2, beta2, prm);
+            let moved1 = position_bundle(g1, h1, qa1, qb1, fraction1, prm);
+            let moved2 = position_bundle(g2, h2, qa2, qb2, fraction2, prm);
             scatter_poses(g1, h1, moved1, poses);
             scatter_poses(g2, h2, moved2, poses);
             i += 2;
             continue;
         }
         let (qa, qb) = (PoseW::gather(poses, &g1.a), PoseW::gather(poses, &g1.b));
-        let moved = position_bundle(g1, h1, qa, qb, beta1, prm);
+        let moved = position_bundle(g1, h1, qa, qb, fraction1, prm);
         scatter_poses(g1, h1, moved, poses);
         i += 1;
     }
 }
 
 /// The position correction of a bundle in lanes, from its bodies' poses
-/// `qa`, `qb`, with the bodies `held` holds still and the fraction `beta`
-/// of each lane's error (in place of `prm`'s): the corrected poses, or
+/// `qa`, `qb`, with the bodies `held` holds still and the correction
+/// `beta` of each lane (in place of `prm`'s): the corrected poses, or
 /// `None` when no lane pushes.
 #[inline(always)]
 pub(super) fn position_bundle(
@@ -92,13 +95,13 @@ pub(super) fn position_bundle(
     held: Held,
     qa: PoseW,
     qb: PoseW,
-    beta: F,
+    fraction: Fraction,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     if g.single {
-        super::single::position_single(g, held, qa, qb, beta, prm)
+        super::single::position_single(g, held, qa, qb, fraction, prm)
     } else {
-        position_block(g, held, qa, qb, beta, prm)
+        position_block(g, held, qa, qb, fraction, prm)
     }
 }
 
@@ -125,14 +128,14 @@ pub(super) fn position_block(
     held: Held,
     qa: PoseW,
     qb: PoseW,
-    beta: F,
+    fraction: Fraction,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     match g.faces {
-        FACES_A => position_block_on::<FACES_A>(g, held, qa, qb, beta, prm),
-        FACES_B => position_block_on::<FACES_B>(g, held, qa, qb, beta, prm),
-        FACES_MIXED => position_block_on::<FACES_MIXED>(g, held, qa, qb, beta, prm),
-        _ => position_block_on::<FACES_ANY>(g, held, qa, qb, beta, prm),
+        FACES_A => position_block_on::<FACES_A>(g, held, qa, qb, fraction, prm),
+        FACES_B => position_block_on::<FACES_B>(g, held, qa, qb, fraction, prm),
+        FACES_MIXED => position_block_on::<FACES_MIXED>(g, held, qa, qb, fraction, prm),
+        _ => position_block_on::<FACES_ANY>(g, held, qa, qb, fraction, prm),
     }
 }
 
@@ -143,19 +146,12 @@ pub(super) fn position_block_on<const FACES: u8>(
     held: Held,
     mut qa: PoseW,
     mut qb: PoseW,
-    beta: F,
+    fraction: Fraction,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     let (s1, n1, ra1, ab1) = lane_geometry::<FACES>(&g.points[0], &qa, &qb);
     let (s2, n2, ra2, ab2) = lane_geometry::<FACES>(&g.points[1], &qa, &qb);
-    let target = |s: F| {
-        clamp(
-            beta * (s + F::splat(prm.linear_slop)),
-            F::splat(-prm.max_correction),
-            F::ZERO,
-        )
-    };
-    let (c1, c2) = (target(s1), target(s2));
+    let (c1, c2) = (fraction.target(s1, prm), fraction.target(s2, prm));
     let active = lt(c1, F::ZERO) | lt(c2, F::ZERO);
     if !active.any() {
         return None;

@@ -164,6 +164,7 @@ impl ContactBundles {
         self.bouncy.push(bouncy);
         self.held.push([0; 2]);
         self.alternate.push(0);
+        self.free.push(0);
         v.writes = Writes::new(&v.a, &v.b, fill, bodies);
         g.writes = v.writes;
         g.faces = faces_of(&g.points, fill);

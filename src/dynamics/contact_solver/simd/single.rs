@@ -5,7 +5,7 @@
 //! in the same order in every lane, branches taken by selecting lanes.
 
 use super::point::{
-    point_anchors, push_apart, solve_friction, solve_point_normal, solve_rolling, Substep,
+    point_anchors, push_apart, solve_friction, solve_point_normal, solve_rolling, Fraction, Substep,
 };
 use super::*;
 
@@ -109,14 +109,14 @@ pub(super) fn position_single(
     held: Held,
     qa: PoseW,
     qb: PoseW,
-    beta: F,
+    fraction: Fraction,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     match g.faces {
-        FACES_A => position_single_on::<FACES_A>(g, held, qa, qb, beta, prm),
-        FACES_B => position_single_on::<FACES_B>(g, held, qa, qb, beta, prm),
-        FACES_MIXED => position_single_on::<FACES_MIXED>(g, held, qa, qb, beta, prm),
-        _ => position_single_on::<FACES_ANY>(g, held, qa, qb, beta, prm),
+        FACES_A => position_single_on::<FACES_A>(g, held, qa, qb, fraction, prm),
+        FACES_B => position_single_on::<FACES_B>(g, held, qa, qb, fraction, prm),
+        FACES_MIXED => position_single_on::<FACES_MIXED>(g, held, qa, qb, fraction, prm),
+        _ => position_single_on::<FACES_ANY>(g, held, qa, qb, fraction, prm),
     }
 }
 
@@ -127,15 +127,11 @@ fn position_single_on<const FACES: u8>(
     held: Held,
     mut qa: PoseW,
     mut qb: PoseW,
-    beta: F,
+    fraction: Fraction,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
     let (s, n, ra, ab) = lane_geometry::<FACES>(&g.points[0], &qa, &qb);
-    let correction = clamp(
-        beta * (s + F::splat(prm.linear_slop)),
-        F::splat(-prm.max_correction),
-        F::ZERO,
-    );
+    let correction = fraction.target(s, prm);
     let active = lt(correction, F::ZERO);
     if !active.any() {
         return None;

@@ -7,6 +7,7 @@
 //! with which parameters.
 
 use super::super::FeaturePoint;
+use super::point::Fraction;
 use super::position::{position_bundle, scatter_poses};
 use super::single::solve_single;
 use super::velocity::{solve_bundle, update_bundle, warm_start_bundle};
@@ -298,6 +299,7 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
         linear_slop: 0.005,
         position_correction: 0.2,
         max_correction: 0.2,
+        deep_penetration: 0.05,
         restitution_threshold: 1.0,
     };
     // A low cap, so that random turning pairs reach it.
@@ -405,7 +407,7 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
             position_one(c, &bodies, &mut scalar, &prm);
         }
         let (qa, qb) = (PoseW::gather(&lanes, &gb.a), PoseW::gather(&lanes, &gb.b));
-        let beta = F::splat(prm.position_correction);
+        let beta = Fraction::of(&prm);
         let moved = position_bundle(&gb, [0; 2], qa, qb, beta, &prm);
         seen.pushed += moved.is_some() as u32;
         scatter_poses(&gb, [0; 2], moved, &mut lanes);
@@ -491,6 +493,7 @@ fn pass_params() -> SolverParams {
         linear_slop: 0.005,
         position_correction: 0.2,
         max_correction: 0.2,
+        deep_penetration: 0.05,
         restitution_threshold: 1.0,
     }
 }

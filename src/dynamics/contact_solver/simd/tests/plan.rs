@@ -1,6 +1,8 @@
 //! The position pass's plan: the contacts of jointed bodies corrected on
 //! every substep with the step's parameters, the others on alternate
-//! substeps with their own, lane by lane, against the scalar routine.
+//! substeps with their own, and deep penetration corrected harder in free
+//! islands only, and there only without a jointed body, lane by lane,
+//! against the scalar routine.
 
 use super::*;
 
@@ -12,7 +14,7 @@ fn position_pass_corrects_unjointed_contacts_on_alternate_substeps() {
         position_correction: 0.36,
         ..prm
     };
-    let (mut skipped, mut mixed, mut pushed) = (0, 0, [0; 2]);
+    let (mut skipped, mut mixed, mut pushed, mut deep) = (0, 0, [0; 2], 0);
     for case_no in 0..600 {
         let (bodies, poses, vc, gc) = case(&mut g, 1 + (case_no % 2) as u8, false);
         let (vb, gb) = bundle(&vc, &gc, &bodies);
@@ -29,25 +31,44 @@ fn position_pass_corrects_unjointed_contacts_on_alternate_substeps() {
             bouncy: vec![false],
             held: vec![[0; 2]],
             alternate: vec![0],
+            free: vec![0],
             ..Default::default()
         };
-        // A lane's contact has a jointed body one time in four.
+        // A lane's contact has a jointed body one time in four, and is in
+        // an island that nothing anchors one time in two.
         let jointed: [bool; LANES] = std::array::from_fn(|_| g.coin(0.25));
-        bundles.plan_position_pass(|_| (false, false), |c| jointed[c as usize]);
+        let free: [bool; LANES] = std::array::from_fn(|_| g.coin(0.5));
+        bundles.plan_position_pass(
+            |_| (false, false),
+            |c| jointed[c as usize],
+            |c| free[c as usize],
+        );
         let mask = (0..LANES).fold(0u8, |m, l| m | (!jointed[l] as u8) << l);
         assert_eq!(bundles.alternate, [mask]);
+        let free_mask = (0..LANES).fold(0u8, |m, l| m | ((free[l] && !jointed[l]) as u8) << l);
+        assert_eq!(bundles.free, [free_mask]);
         // The scalar routine, lane by lane (the lanes share no body), on
-        // the lanes `pick` picks, with the parameters `with` gives them.
-        let scalar = |pick: &dyn Fn(bool) -> bool, with: &dyn Fn(bool) -> SolverParams| {
+        // the lanes `pick` picks (by whether they are jointed), with the
+        // parameters `with` gives them (by whether they are jointed, and
+        // free).
+        type With<'a> = &'a dyn Fn(bool, bool) -> SolverParams;
+        let scalar = |pick: &dyn Fn(bool) -> bool, with: With| {
             let mut q = poses.clone();
-            for (c, &j) in gc.iter().zip(&jointed) {
+            for ((c, &j), &f) in gc.iter().zip(&jointed).zip(&free) {
                 if pick(j) {
-                    position_one(c, &bodies, &mut q, &with(j));
+                    position_one(c, &bodies, &mut q, &with(j, f));
                 }
             }
             q
         };
-        let own = |j: bool| if j { prm } else { alternate };
+        let own = |j: bool, f: bool| SolverParams {
+            deep_penetration: if f && !j {
+                prm.deep_penetration
+            } else {
+                f32::INFINITY
+            },
+            ..if j { prm } else { alternate }
+        };
         // A substep that corrects every contact, each with its own fraction.
         let mut lanes = poses.clone();
         let all = PositionPass::All {
@@ -56,6 +77,13 @@ fn position_pass_corrects_unjointed_contacts_on_alternate_substeps() {
         solve_positions(&bundles, &mut lanes, &prm, all);
         let expected = scalar(&|_| true, &own);
         assert_eq!(pose_bits(&lanes), pose_bits(&expected), "all");
+        // The same without the full removal anywhere: it differs where a
+        // free lane is deep.
+        let gentle = |j: bool, _| SolverParams {
+            deep_penetration: f32::INFINITY,
+            ..own(j, false)
+        };
+        deep += (pose_bits(&scalar(&|_| true, &gentle)) != pose_bits(&expected)) as u32;
         // A substep that corrects only the jointed bodies' contacts.
         let mut lanes = poses.clone();
         solve_positions(&bundles, &mut lanes, &prm, PositionPass::Jointed);
@@ -69,6 +97,7 @@ fn position_pass_corrects_unjointed_contacts_on_alternate_substeps() {
     }
     assert!(skipped > 20, "{skipped} bundles skipped whole");
     assert!(mixed > 200, "{mixed} bundles with lanes of both kinds");
+    assert!(deep > 100, "{deep} bundles with deep free lanes");
     assert!(
         pushed[0] > 100 && pushed[1] > 100,
         "{pushed:?} bundles pushed"
