@@ -248,8 +248,9 @@ pub(crate) struct SolverParams {
     pub linear_slop: f32,
     pub position_correction: f32,
     pub max_correction: f32,
-    /// Penetration (m) past which a correction removes the excess in full
-    /// (`f32::INFINITY`: never; see `WorldSettings::deep_penetration`).
+    /// Penetration (m) past which a correction also removes half of what
+    /// `position_correction` leaves of the excess (`f32::INFINITY`: never;
+    /// applied to some lanes only, see `WorldSettings::deep_penetration`).
     pub deep_penetration: f32,
     pub restitution_threshold: f32,
 }

@@ -86,9 +86,9 @@ pub(crate) fn solve_positions(
 }
 
 /// The position correction of a bundle in lanes, from its bodies' poses
-/// `qa`, `qb`, with the bodies `held` holds still and the correction
-/// `beta` of each lane (in place of `prm`'s): the corrected poses, or
-/// `None` when no lane pushes.
+/// `qa`, `qb`, with the bodies `held` holds still and each lane's
+/// `fraction` (in place of `prm`'s): the corrected poses, or `None` when no
+/// lane pushes.
 #[inline(always)]
 pub(super) fn position_bundle(
     g: &GeometryBundle,

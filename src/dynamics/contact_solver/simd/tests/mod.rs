@@ -407,8 +407,8 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
             position_one(c, &bodies, &mut scalar, &prm);
         }
         let (qa, qb) = (PoseW::gather(&lanes, &gb.a), PoseW::gather(&lanes, &gb.b));
-        let beta = Fraction::of(&prm);
-        let moved = position_bundle(&gb, [0; 2], qa, qb, beta, &prm);
+        let fraction = Fraction::of(&prm);
+        let moved = position_bundle(&gb, [0; 2], qa, qb, fraction, &prm);
         seen.pushed += moved.is_some() as u32;
         scatter_poses(&gb, [0; 2], moved, &mut lanes);
         assert_eq!(pose_bits(&lanes), pose_bits(&scalar), "position");
@@ -433,7 +433,7 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
             position_one(c, &held_bodies, &mut scalar, &prm);
         }
         let (qa, qb) = (PoseW::gather(&lanes, &gb.a), PoseW::gather(&lanes, &gb.b));
-        let moved = position_bundle(&gb, held, qa, qb, beta, &prm);
+        let moved = position_bundle(&gb, held, qa, qb, fraction, &prm);
         scatter_poses(&gb, held, moved, &mut lanes);
         assert_eq!(pose_bits(&lanes), pose_bits(&scalar), "position, held");
         for (i, (b, held)) in bodies.iter().zip(&held_bodies).enumerate() {
