@@ -8,8 +8,13 @@
 use minkowski::{BodyDef, Shape, Vec2, World, WorldSettings};
 
 fn world() -> World {
+    world_with(WorldSettings::default().deep_penetration)
+}
+
+fn world_with(deep_penetration: f32) -> World {
     World::new(WorldSettings {
         gravity: Vec2::ZERO,
+        deep_penetration,
         ..WorldSettings::default()
     })
 }
@@ -74,9 +79,8 @@ fn a_crushed_crowd_comes_apart_without_moving() {
 /// 30 × 20 sleeping 0.4 m boxes. The impact crushes them up to 0.4 m into
 /// one another. Within a second they are apart to 1 cm; the position pass
 /// with its fraction alone (`deep_penetration` off) left 5 cm.
-#[test]
-fn an_impact_jam_comes_apart_within_a_second() {
-    let mut w = world();
+/// The 1/4-scale `smash` of [`an_impact_jam_comes_apart_within_a_second`].
+fn impact(mut w: World) -> World {
     let projectile = BodyDef::new(Shape::rect(1.0, 1.0), Vec2::new(-2.0, 0.0))
         .density(8.0)
         .velocity(Vec2::new(40.0, 0.0));
@@ -88,6 +92,12 @@ fn an_impact_jam_comes_apart_within_a_second() {
                 .unwrap();
         }
     }
+    w
+}
+
+#[test]
+fn an_impact_jam_comes_apart_within_a_second() {
+    let mut w = impact(world());
     let (p0, e0) = (w.linear_momentum(), kinetic_energy(&w));
     let mut worst: f32 = 0.0;
     for _ in 0..60 {
@@ -103,4 +113,21 @@ fn an_impact_jam_comes_apart_within_a_second() {
     assert!(worst > 0.3, "the impact made no jam ({worst} m)");
     assert!(left < 0.01, "still {left} m deep after 60 steps");
     assert!(drift < 1e-5, "momentum drift {drift}");
+}
+
+/// A negative or NaN `deep_penetration` is off, as `f32::INFINITY` is (it
+/// would otherwise push apart bodies that do not touch).
+#[test]
+fn a_negative_or_nan_deep_penetration_is_off() {
+    let run = |deep: f32| {
+        let mut w = impact(world_with(deep));
+        for _ in 0..60 {
+            w.step();
+        }
+        w.state_hash()
+    };
+    let off = run(f32::INFINITY);
+    assert_eq!(run(-0.05), off);
+    assert_eq!(run(f32::NAN), off);
+    assert_ne!(run(0.05), off, "the rule did nothing here");
 }
