@@ -75,11 +75,8 @@ fn a_crushed_crowd_comes_apart_without_moving() {
     }
 }
 
-/// Box2D's `smash` at 1/4 scale: a 2 × 2 m box of density 8 at 40 m/s into
-/// 30 × 20 sleeping 0.4 m boxes. The impact crushes them up to 0.4 m into
-/// one another. Within a second they are apart to 1 cm; the position pass
-/// with its fraction alone (`deep_penetration` off) left 5 cm.
-/// The 1/4-scale `smash` of [`an_impact_jam_comes_apart_within_a_second`].
+/// Box2D's `smash` at 1/4 scale in `w`: a 2 × 2 m box of density 8 at
+/// 40 m/s into 30 × 20 sleeping 0.4 m boxes.
 fn impact(mut w: World) -> World {
     let projectile = BodyDef::new(Shape::rect(1.0, 1.0), Vec2::new(-2.0, 0.0))
         .density(8.0)
@@ -95,6 +92,9 @@ fn impact(mut w: World) -> World {
     w
 }
 
+/// The 1/4-scale `smash` crushes its boxes up to 0.4 m into one another.
+/// Within a second they are apart to 1 cm; the position pass with its
+/// fraction alone (`deep_penetration` off) left 5 cm.
 #[test]
 fn an_impact_jam_comes_apart_within_a_second() {
     let mut w = impact(world());
