@@ -537,9 +537,31 @@ fn bench_profile_splits_the_step_by_stage() {
     );
     let sum: f64 = stages.keys().iter().map(|k| stages.get(k).num()).sum();
     assert!(sum > 0.0 && sum.is_finite());
+    // The stack's 30 contacts, each waiting for the one below: a lane
+    // bundle holds what can be solved side by side, so they take more
+    // than 30 / width bundles, and at most one each.
+    let lanes = v.get("lanes");
+    let (constraints, bundles) = (lanes.get("constraints").num(), lanes.get("bundles").num());
+    let width = lanes.get("width").num();
+    assert_eq!(constraints, 30.0);
+    assert!(width == 4.0 || width == 8.0, "width {width}");
+    assert!(
+        bundles > constraints / width && bundles <= constraints,
+        "{bundles} bundles"
+    );
+    let fill = lanes.get("fill").num();
+    assert!(
+        (fill - constraints / (bundles * width)).abs() < 1e-6,
+        "fill {fill}"
+    );
     let o = minkowski(&["bench", "stack", "--steps", "5", "--profile"]);
     assert!(
         stdout(&o).contains("stages (mean ms): aabbs"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("contact lanes (mean per step): 30 constraints in"),
         "{}",
         stdout(&o)
     );

@@ -1,6 +1,7 @@
 //! `minkowski bench`: per-step wall time of shipped or given scenes.
 
 use super::{json, load_scene, EXIT_BAD_INPUT};
+use minkowski::world::LaneUse;
 use std::time::Instant;
 
 /// Scenes benchmarked when none are named.
@@ -77,10 +78,15 @@ pub fn bench(args: &BenchArgs) -> i32 {
         };
         let mut ms = Vec::with_capacity(args.steps.min(1 << 20) as usize);
         let mut stages = [0.0f64; 5];
+        let (mut constraints, mut bundles, mut width) = (0usize, 0usize, 0usize);
         for _ in 0..args.steps {
             let t = Instant::now();
             world.step();
             ms.push(t.elapsed().as_secs_f64() * 1e3);
+            let lanes = world.lane_use();
+            constraints += lanes.constraints;
+            bundles += lanes.bundles;
+            width = lanes.width;
             let s = world.timings();
             for (acc, v) in stages.iter_mut().zip([
                 s.update_aabbs,
@@ -94,6 +100,19 @@ pub fn bench(args: &BenchArgs) -> i32 {
         }
         let n = args.steps as f64;
         let profile = args.profile.then(|| stages.map(|v| round6(v / n)));
+        let lanes = args.profile.then(|| {
+            let all = LaneUse {
+                constraints,
+                bundles,
+                width,
+            };
+            json::Lanes {
+                constraints: round6(constraints as f64 / n),
+                bundles: round6(bundles as f64 / n),
+                width,
+                fill: round6(all.fill()),
+            }
+        });
         let total_s: f64 = ms.iter().sum::<f64>() / 1e3;
         let after_first_s: f64 = ms.iter().skip(1).sum::<f64>() / 1e3;
         let (median, p95) = median_p95(&mut ms);
@@ -113,6 +132,7 @@ pub fn bench(args: &BenchArgs) -> i32 {
                     solver: p[3],
                     sleep: p[4],
                 }),
+                lanes,
             };
             println!("{}", json::line(&line));
         } else {
@@ -131,6 +151,15 @@ pub fn bench(args: &BenchArgs) -> i32 {
                 println!(
                     "  stages (mean ms): aabbs {:.3} ({:.0} %)  broadphase {:.3} ({:.0} %)  narrowphase {:.3} ({:.0} %)  solver {:.3} ({:.0} %)  sleep {:.3} ({:.0} %)",
                     p[0], pct(p[0]), p[1], pct(p[1]), p[2], pct(p[2]), p[3], pct(p[3]), p[4], pct(p[4])
+                );
+            }
+            if let Some(l) = lanes {
+                println!(
+                    "  contact lanes (mean per step): {:.0} constraints in {:.0} bundles of {}, {:.0} % full",
+                    l.constraints,
+                    l.bundles,
+                    l.width,
+                    100.0 * l.fill
                 );
             }
         }

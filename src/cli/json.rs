@@ -89,6 +89,20 @@ pub struct BenchLine<'a> {
     /// Mean time of each stage (ms), with `--profile`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stages_ms: Option<Stages>,
+    /// How the contact constraints filled the solver's SIMD bundles, with
+    /// `--profile`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lanes: Option<Lanes>,
+}
+
+/// Mean contact constraints and bundles per step, the lanes per bundle, and
+/// the share of the lanes in use.
+#[derive(Serialize)]
+pub struct Lanes {
+    pub constraints: f64,
+    pub bundles: f64,
+    pub width: usize,
+    pub fill: f64,
 }
 
 /// Mean time of each stage of the step (ms).

@@ -29,4 +29,4 @@ pub use script::{Action, Cue, Keyframe, Motion, Prefab, PrefabJoint, Script};
 pub use settings::{WorldSettings, DEFAULT_SUBSTEPS};
 pub use timer::set_wall_clock;
 pub use validate::{validate_body_def, BodyError, MAX_POSITION, MAX_SHAPES};
-pub use world::{ContactView, StepTimings, World, WorldEvent};
+pub use world::{ContactView, LaneUse, StepTimings, World, WorldEvent};

@@ -15,6 +15,7 @@ use crate::math::{is_finite_vec, Iso, Vec2};
 use crate::narrowphase::manifold::Manifold;
 use serde::{Deserialize, Serialize};
 mod readout;
+pub use readout::LaneUse;
 mod removal;
 mod wake;
 

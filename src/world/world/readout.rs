@@ -3,6 +3,30 @@
 
 use super::*;
 
+/// The last step's contact constraints against the SIMD bundles they were
+/// solved in (see [`World::lane_use`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaneUse {
+    /// Contact constraints (touching contacts with a moving body).
+    pub constraints: usize,
+    /// Bundles they were cut into.
+    pub bundles: usize,
+    /// Lanes per bundle (8 in AVX2 builds, else 4).
+    pub width: usize,
+}
+
+impl LaneUse {
+    /// The share of the bundles' lanes that held a constraint (0 to 1; 1
+    /// with no bundle).
+    pub fn fill(&self) -> f64 {
+        if self.bundles == 0 {
+            1.0
+        } else {
+            self.constraints as f64 / (self.bundles * self.width) as f64
+        }
+    }
+}
+
 impl World {
     /// Contacts with at least one point, in (body A, body B) order.
     pub fn contacts(&self) -> impl Iterator<Item = ContactView<'_>> + '_ {
@@ -59,6 +83,18 @@ impl World {
     /// Stage timings of the last step.
     pub fn timings(&self) -> &StepTimings {
         &self.timings
+    }
+
+    /// How the last step's contact constraints filled the solver's SIMD
+    /// bundles. Each bundle is solved as a whole, full or not, so the fill
+    /// says how much of the contact passes' work was for nothing.
+    pub fn lane_use(&self) -> LaneUse {
+        let (constraints, bundles) = self.scratch.constraints.lane_use();
+        LaneUse {
+            constraints,
+            bundles,
+            width: crate::dynamics::simd::LANES,
+        }
     }
 
     /// Number of steps taken.

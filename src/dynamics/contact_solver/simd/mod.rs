@@ -218,6 +218,13 @@ pub(crate) struct ContactBundles {
 }
 
 impl ContactBundles {
+    /// The constraints built, and the bundles they fill (of `LANES` lanes
+    /// each).
+    pub fn lane_use(&self) -> (usize, usize) {
+        let lanes = self.velocity.iter().map(|c| c.fill as usize).sum();
+        (lanes, self.velocity.len())
+    }
+
     /// Removes every constraint, keeping the allocations.
     pub fn clear(&mut self) {
         self.velocity.clear();
