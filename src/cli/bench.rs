@@ -83,10 +83,12 @@ pub fn bench(args: &BenchArgs) -> i32 {
             let t = Instant::now();
             world.step();
             ms.push(t.elapsed().as_secs_f64() * 1e3);
-            let lanes = world.lane_use();
-            constraints += lanes.constraints;
-            bundles += lanes.bundles;
-            width = lanes.width;
+            if args.profile {
+                let lanes = world.lane_use();
+                constraints += lanes.constraints;
+                bundles += lanes.bundles;
+                width = lanes.width;
+            }
             let s = world.timings();
             for (acc, v) in stages.iter_mut().zip([
                 s.update_aabbs,
