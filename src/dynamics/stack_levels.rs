@@ -189,11 +189,10 @@ impl StackLevels {
         same
     }
 
-    /// Whether contact `at` (a constraint added) has a body with a joint.
+    /// Whether `body` (a slot begun with, or one past them) has a joint.
     #[inline]
-    pub fn jointed_contact(&self, at: u32) -> bool {
-        self.contacts[at as usize]
-            .is_some_and(|(a, b)| self.jointed[a as usize] || self.jointed[b as usize])
+    pub fn jointed_body(&self, body: u32) -> bool {
+        self.jointed.get(body as usize).copied().unwrap_or(false)
     }
 
     /// A body's level (after [`StackLevels::build`]).

@@ -285,16 +285,12 @@ impl World {
         levels.build(&bodies);
         // A contact's bodies share an island; a body that does not respond
         // is in none.
-        let free = |at: u32| {
-            let c = &self.scratch.touching[at as usize];
-            let a = if bodies[c.body_a as usize].responds() {
-                c.body_a
-            } else {
-                c.body_b
-            };
+        let free = |a: u32, b: u32| {
+            let a = if bodies[a as usize].responds() { a } else { b };
             !anchors.anchored(a)
         };
-        constraints.plan_position_pass(|at| levels.held(at), |at| levels.jointed_contact(at), free);
+        let jointed = |a: u32, b: u32| levels.jointed_body(a) || levels.jointed_body(b);
+        constraints.plan_position_pass(|at| levels.held(at), jointed, free);
         self.scratch.anchors = anchors;
         self.scratch.stack_levels = levels;
 

@@ -211,6 +211,9 @@ pub(crate) struct ContactBundles {
     /// corrects penetration past `deep_penetration` harder (see
     /// [`point::Fraction`]).
     free: Vec<u8>,
+    /// Per bundle: the lanes' bodies A and B, as the bundles hold them, in
+    /// a compact list that the planning pass reads instead of the bundles.
+    pairs: Vec<[[u32; LANES]; 2]>,
     /// Scratch: one level's constraints, two-point manifolds first, before
     /// they are cut into bundles, and its one-point manifolds.
     level: Vec<u32>,
@@ -234,6 +237,7 @@ impl ContactBundles {
         self.held.clear();
         self.alternate.clear();
         self.free.clear();
+        self.pairs.clear();
     }
 
     /// Builds the constraints of `block` (touching contacts in the solver's
@@ -294,21 +298,25 @@ impl ContactBundles {
     /// so that only the other one moves (shock propagation, see
     /// `dynamics::stack_levels`): `hold(contact)` (the contact's position
     /// in the touching list) says which, A, B or neither. And it corrects
-    /// the contacts without a jointed body (`jointed(contact)` false) on
-    /// alternate substeps only (see [`PositionPass`]). Of these, the ones in
-    /// islands that nothing anchors (`free(contact)`) have their deep
-    /// penetration corrected harder (see [`point::Fraction`]).
+    /// the contacts without a jointed body (`jointed(a, b)` false, of the
+    /// contact's bodies) on alternate substeps only (see [`PositionPass`]).
+    /// Of these, the ones in islands that nothing anchors (`free(a, b)`)
+    /// have their deep penetration corrected harder (see
+    /// [`point::Fraction`]).
     pub fn plan_position_pass(
         &mut self,
         hold: impl Fn(u32) -> (bool, bool),
-        jointed: impl Fn(u32) -> bool,
-        mut free: impl FnMut(u32) -> bool,
+        jointed: impl Fn(u32, u32) -> bool,
+        mut free: impl FnMut(u32, u32) -> bool,
     ) {
         // Padding lanes copy lane 0's contact, and so its holds: they are
-        // never stored back, whatever their masses.
-        let bundles = self.info.iter().zip(&mut self.held);
+        // never stored back, whatever their masses. The bodies come from
+        // the compact list of the bundles' bodies, in order, rather than
+        // from the contacts, which the bundles visit out of order (a cache
+        // miss a lane in a large scene).
+        let bundles = self.info.iter().zip(&self.pairs).zip(&mut self.held);
         let masks = self.alternate.iter_mut().zip(&mut self.free);
-        for ((info, held), (alternate, free_lanes)) in bundles.zip(masks) {
+        for (((info, [body_a, body_b]), held), (alternate, free_lanes)) in bundles.zip(masks) {
             *held = [0; 2];
             *alternate = 0;
             *free_lanes = 0;
@@ -316,9 +324,10 @@ impl ContactBundles {
                 let (a, b) = hold(info.contact);
                 held[0] |= (a as u8) << l;
                 held[1] |= (b as u8) << l;
-                let unjointed = !jointed(info.contact);
+                let (a, b) = (body_a[l], body_b[l]);
+                let unjointed = !jointed(a, b);
                 *alternate |= (unjointed as u8) << l;
-                *free_lanes |= ((unjointed && free(info.contact)) as u8) << l;
+                *free_lanes |= ((unjointed && free(a, b)) as u8) << l;
             }
         }
     }

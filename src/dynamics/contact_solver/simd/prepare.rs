@@ -165,6 +165,7 @@ impl ContactBundles {
         self.held.push([0; 2]);
         self.alternate.push(0);
         self.free.push(0);
+        self.pairs.push([v.a, v.b]);
         v.writes = Writes::new(&v.a, &v.b, fill, bodies);
         g.writes = v.writes;
         g.faces = faces_of(&g.points, fill);

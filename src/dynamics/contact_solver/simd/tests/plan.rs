@@ -32,16 +32,20 @@ fn position_pass_corrects_unjointed_contacts_on_alternate_substeps() {
             held: vec![[0; 2]],
             alternate: vec![0],
             free: vec![0],
+            pairs: vec![[vb.a, vb.b]],
             ..Default::default()
         };
         // A lane's contact has a jointed body one time in four, and is in
         // an island that nothing anchors one time in two.
         let jointed: [bool; LANES] = std::array::from_fn(|_| g.coin(0.25));
         let free: [bool; LANES] = std::array::from_fn(|_| g.coin(0.5));
+        // Lane `l`'s bodies are 2l and 2l + 1, or 2l and the shared static
+        // body, which is numbered after them all.
+        let lane = |a: u32, b: u32| (a.min(b) / 2) as usize;
         bundles.plan_position_pass(
             |_| (false, false),
-            |c| jointed[c as usize],
-            |c| free[c as usize],
+            |a, b| jointed[lane(a, b)],
+            |a, b| free[lane(a, b)],
         );
         let mask = (0..LANES).fold(0u8, |m, l| m | (!jointed[l] as u8) << l);
         assert_eq!(bundles.alternate, [mask]);
