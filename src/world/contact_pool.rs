@@ -57,12 +57,16 @@ pub(crate) struct Touch {
     pub restitution: f32,
     pub manifold: Manifold,
     pub features: [PointFeature; 2],
+    /// The smaller of the two shapes' bounding radii (0 when one is gone):
+    /// the lever of the contact's rolling resistance.
+    pub lever: f32,
 }
 
 impl Touch {
-    /// Sets this touch to the contact in `slot`.
+    /// Sets this touch to the contact in `slot`, whose shapes' smaller
+    /// bounding radius is `lever`.
     #[inline(always)]
-    pub fn fill(&mut self, slot: u32, c: &Contact) {
+    pub fn fill(&mut self, slot: u32, c: &Contact, lever: f32) {
         self.slot = slot;
         self.body_a = c.body_a;
         self.body_b = c.body_b;
@@ -72,12 +76,14 @@ impl Touch {
         self.restitution = c.restitution;
         self.manifold = c.manifold;
         self.features = c.features;
+        self.lever = lever;
     }
 
-    /// The touch of the contact in `slot`.
-    pub fn of(slot: u32, c: &Contact) -> Touch {
+    /// The touch of the contact in `slot`, whose shapes' smaller bounding
+    /// radius is `lever`.
+    pub fn of(slot: u32, c: &Contact, lever: f32) -> Touch {
         let mut t = Touch::default();
-        t.fill(slot, c);
+        t.fill(slot, c, lever);
         t
     }
 }

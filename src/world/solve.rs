@@ -137,21 +137,15 @@ impl World {
         // The loop below lists the contacts to solve; each block of them is
         // scheduled, then built into its bundles' lanes from what this
         // gives.
-        let (touching, slots) = (&self.scratch.touching, &self.slots);
+        let touching = &self.scratch.touching;
         let source = |at: u32| {
             let c = &touching[at as usize];
             let (fa, fb) = (&facts[c.body_a as usize], &facts[c.body_b as usize]);
             // The rolling resistance's lever: the smaller shape's radius
-            // (read only where a rounded surface may roll).
-            let radius = |body: u32, child: u32| {
-                slots[body as usize].body.as_ref().map_or(0.0, |b| {
-                    b.colliders
-                        .get(child as usize)
-                        .map_or(0.0, |c| c.shape.bounding_radius())
-                })
-            };
+            // (only where a rounded surface may roll), which the
+            // narrowphase read while the shapes were in cache.
             let lever = if c.features[0].radius > 0.0 {
-                radius(c.body_a, c.child_a).min(radius(c.body_b, c.child_b))
+                c.lever
             } else {
                 0.0
             };

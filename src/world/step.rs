@@ -174,6 +174,10 @@ impl World {
         for i in 0..self.contacts.len() {
             let k = self.contacts.order()[i];
             let c = &mut self.contacts[k as usize];
+            // The smaller shape's bounding radius, read here where the
+            // shapes are in cache: the solver's rolling resistance takes
+            // it as its lever (0 when a shape is gone).
+            let mut lever = 0.0;
             'pair: {
                 let touched = c.manifold.count > 0;
                 let (Some(ba), Some(bb)) = (
@@ -189,6 +193,7 @@ impl World {
                     deep.extend(World::deep_contact(c, ba, bb));
                     break 'pair;
                 };
+                lever = sa.shape.bounding_radius().min(sb.shape.bounding_radius());
                 let (xa, xb) = (sa.pose(&ba.xf), sb.pose(&bb.xf));
                 let moving = |b: &crate::dynamics::Body| {
                     b.awake
@@ -291,7 +296,7 @@ impl World {
                 if n == touching.len() {
                     touching.push(Touch::default());
                 }
-                touching[n].fill(k, c);
+                touching[n].fill(k, c, lever);
                 n += 1;
             }
         }
