@@ -33,13 +33,27 @@ fn take_recording(app: &mut App) -> Recording {
     rec
 }
 
-/// A 10 m ledge and a ball rolling off it at 5 m/s, as a scene file.
-fn ledge_scene() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mk-app-tests-{}", std::process::id()));
+/// A scene file in a directory of its own, removed when dropped, so the
+/// tests leave nothing behind in the temporary directory.
+struct TempScene {
+    dir: PathBuf,
+    path: PathBuf,
+}
+
+impl Drop for TempScene {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A 10 m ledge and a ball rolling off it at 5 m/s, as a scene file. `tag`
+/// keeps tests that run at once in separate directories.
+fn ledge_scene(tag: &str) -> TempScene {
+    let dir = std::env::temp_dir().join(format!("mk-app-tests-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join("ledge.ron");
+    let path = dir.join("ledge.ron");
     std::fs::write(
-        &p,
+        &path,
         r#"Scene(name: "ledge", bodies: [
   (shape: Rect(hx: 5.0, hy: 0.5), kind: Static, pos: (0.0, -0.5)),
   (shape: Circle(r: 0.5), pos: (3.0, 0.5), vel: (5.0, 0.0)),
@@ -47,7 +61,7 @@ fn ledge_scene() -> PathBuf {
 ])"#,
     )
     .unwrap();
-    p
+    TempScene { dir, path }
 }
 
 #[test]
@@ -110,8 +124,8 @@ fn reset_and_recording_keep_the_panel_settings_and_a_new_scene_drops_them() {
 
 #[test]
 fn the_kill_plane_removes_a_fallen_body_and_the_replay_agrees() {
-    let scene = ledge_scene();
-    let mut app = app(scene.to_str().unwrap());
+    let scene = ledge_scene("kill");
+    let mut app = app(scene.path.to_str().unwrap());
     app.toggle_recording();
     steps(&mut app, 240);
     assert_eq!(app.world.body_count(), 2, "the ball fell off and went");
@@ -128,7 +142,7 @@ fn the_kill_plane_removes_a_fallen_body_and_the_replay_agrees() {
     assert_eq!(rec.verify(), Ok(240));
     // The sandbox showing the recording removes it at the same step, from
     // the recording, and counts it.
-    let path = scene.with_file_name("ledge.replay.ron");
+    let path = scene.path.with_file_name("ledge.replay.ron");
     rec.save(&path).unwrap();
     let mut shown = App::new(PlayArgs {
         replay: Some(path),
@@ -147,8 +161,8 @@ fn the_kill_plane_removes_a_fallen_body_and_the_replay_agrees() {
 
 #[test]
 fn fit_keeps_to_the_scene_when_bodies_fall_away() {
-    let scene = ledge_scene();
-    let mut app = app(scene.to_str().unwrap());
+    let scene = ledge_scene("fit");
+    let mut app = app(scene.path.to_str().unwrap());
     app.fit_camera();
     let before = app.cam;
     // Before the kill plane takes it (about step 156), the ball is more
