@@ -1,12 +1,16 @@
 // Prints Box2D v3's body and awake-body counts over time for the scripted
-// benchmarks (rain, junkyard), to compare with `minkowski run SCENE --trace`.
+// benchmarks (rain, junkyard) and for smash, to compare with
+// `minkowski run SCENE --trace`: also its contacts, the awake touching ones
+// (the constraint graph's colours), and, over the bodies that have moved,
+// their kinetic energy and the rms distance from their mean position.
 // Build against a Box2D v3 build tree (see tools/compare-box2d.sh):
 //   cc -O2 -I$B2/include -I$B2/shared tools/box2d-counts.c \
 //      $B2/build/shared/libshared.a $B2/build/src/libbox2d.a -lm -o box2d-counts
-// Usage: box2d-counts rain|junkyard STEPS EVERY
+// Usage: box2d-counts rain|junkyard|smash STEPS EVERY
 #include "benchmarks.h"
 #include "box2d/box2d.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +19,7 @@ int main( int argc, char** argv )
 {
 	if ( argc != 4 )
 	{
-		fprintf( stderr, "usage: %s rain|junkyard STEPS EVERY\n", argv[0] );
+		fprintf( stderr, "usage: %s rain|junkyard|smash STEPS EVERY\n", argv[0] );
 		return 2;
 	}
 	int steps = atoi( argv[2] ), every = atoi( argv[3] );
@@ -33,22 +37,81 @@ int main( int argc, char** argv )
 		CreateJunkyard( world );
 		stepFcn = StepJunkyard;
 	}
+	else if ( strcmp( argv[1], "smash" ) == 0 )
+	{
+		CreateSmash( world );
+	}
 	else
 	{
 		fprintf( stderr, "unknown benchmark %s\n", argv[1] );
 		return 2;
 	}
-	printf( "step,bodies,awake\n" );
+	// The benchmarks keep no body handles: the bodies that have moved are
+	// known from the move events, by index (the others are at rest).
+	int capacity = 1 << 16;
+	b2BodyId* moved = calloc( capacity, sizeof( b2BodyId ) );
+	char* seen = calloc( capacity, 1 );
+	int movedCount = 0;
+	printf( "step,bodies,awake,contacts,touching,moved,kinetic,spread\n" );
 	for ( int i = 0; i < steps; ++i )
 	{
-		stepFcn( world, i );
+		if ( stepFcn != NULL )
+		{
+			stepFcn( world, i );
+		}
 		b2World_Step( world, 1.0f / 60.0f, 4 );
+		b2BodyEvents events = b2World_GetBodyEvents( world );
+		for ( int k = 0; k < events.moveCount; ++k )
+		{
+			b2BodyId id = events.moveEvents[k].bodyId;
+			if ( id.index1 < capacity && seen[id.index1] == 0 )
+			{
+				seen[id.index1] = 1;
+				moved[movedCount++] = id;
+			}
+		}
 		if ( ( i + 1 ) % every == 0 )
 		{
 			b2Counters c = b2World_GetCounters( world );
-			printf( "%d,%d,%d\n", i + 1, c.bodyCount, b2World_GetAwakeBodyCount( world ) );
+			int touching = 0;
+			for ( int k = 0; k < 24; ++k )
+			{
+				touching += c.colorCounts[k];
+			}
+			double kinetic = 0.0, mx = 0.0, my = 0.0, spread = 0.0;
+			int live = 0;
+			for ( int k = 0; k < movedCount; ++k )
+			{
+				if ( b2Body_IsValid( moved[k] ) == false )
+				{
+					continue;
+				}
+				b2Vec2 v = b2Body_GetLinearVelocity( moved[k] );
+				float w = b2Body_GetAngularVelocity( moved[k] );
+				kinetic += 0.5 * b2Body_GetMass( moved[k] ) * ( v.x * v.x + v.y * v.y ) +
+						   0.5 * b2Body_GetRotationalInertia( moved[k] ) * w * w;
+				b2Vec2 p = b2Body_GetPosition( moved[k] );
+				mx += p.x;
+				my += p.y;
+				live += 1;
+			}
+			mx = live > 0 ? mx / live : 0.0;
+			my = live > 0 ? my / live : 0.0;
+			for ( int k = 0; k < movedCount; ++k )
+			{
+				if ( b2Body_IsValid( moved[k] ) )
+				{
+					b2Vec2 p = b2Body_GetPosition( moved[k] );
+					spread += ( p.x - mx ) * ( p.x - mx ) + ( p.y - my ) * ( p.y - my );
+				}
+			}
+			spread = live > 0 ? sqrt( spread / live ) : 0.0;
+			printf( "%d,%d,%d,%d,%d,%d,%.0f,%.2f\n", i + 1, c.bodyCount, b2World_GetAwakeBodyCount( world ),
+					c.contactCount, touching, live, kinetic, spread );
 		}
 	}
+	free( moved );
+	free( seen );
 	b2DestroyWorld( world );
 	return 0;
 }
