@@ -138,6 +138,7 @@ fn make_config(kind: Kind, pick: u32) -> SapConfig {
         reevaluate_interval: [1, 3, 32][(pick / 6) as usize % 3],
         regions: pick % 7 != 0,
         crowd_cap: false,
+        relative_motion: false,
     }
 }
 

@@ -211,7 +211,7 @@ fn the_world_queries_equal_a_scan_of_every_shape_while_the_world_changes() {
                 strays += usize::from(!fat.contains(&now));
             }
         }
-        for _ in 0..400 {
+        for _ in 0..500 {
             check_rays(&w, &scan, &mut rng, &mut counts);
             check_overlaps(&w, &scan, &mut rng, &mut counts);
             check_cast(&w, &scan, &mut rng, &mut counts);

@@ -96,6 +96,16 @@ pub struct SapConfig {
     /// brute-force oracle of the tests does. Default `true`.
     #[serde(default = "yes")]
     pub crowd_cap: bool,
+    /// Report only the pairs whose boxes, grown by their margins, can meet
+    /// this step as the two bodies move relative to each other. The fat
+    /// boxes are stretched along each body's own displacement, so bodies
+    /// that fall or drift side by side overlap there without ever closing
+    /// in; with this on, such pairs are left out until their relative
+    /// motion can bring them together. `false` reports every pair of
+    /// overlapping fat boxes, as the brute-force oracle of the tests does.
+    /// Default `false`; worlds turn it on.
+    #[serde(default)]
+    pub relative_motion: bool,
 }
 
 fn yes() -> bool {
@@ -110,6 +120,7 @@ impl Default for SapConfig {
             reevaluate_interval: 32,
             regions: true,
             crowd_cap: true,
+            relative_motion: false,
         }
     }
 }

@@ -21,6 +21,7 @@ use std::sync::OnceLock;
 
 mod crowd;
 mod maintain;
+mod motion;
 
 pub use crowd::{MAX_FOUND_PAIRS, MAX_PAIRS_PER_BODY};
 
@@ -72,6 +73,10 @@ struct Body {
     /// configured margin otherwise.
     #[serde(default)]
     margin: Option<f32>,
+    /// The last update's tight box, displacement (m) and refresh number,
+    /// for [`SapConfig::relative_motion`] (see `motion`).
+    #[serde(default)]
+    motion: Option<(Aabb, Vec2, u32)>,
 }
 
 /// Reused buffers; rebuilt on demand, so they are not part of a snapshot.
@@ -203,6 +208,16 @@ pub struct SweepAndPrune {
     /// Bodies the crowd cap refused a pair in the last refresh.
     #[serde(default)]
     capped: usize,
+    /// The pairs of overlapping fat boxes that the last refresh left out
+    /// because their relative motion could not close them (see
+    /// [`SapConfig::relative_motion`]), sorted: each refresh tests them
+    /// again, unless a moved end looks for its pairs anyway.
+    #[serde(default)]
+    waiting: Vec<Pair>,
+    /// Refreshes of the pair set so far (wrapping): the number of the one
+    /// the next [`update`](Self::update) calls are for.
+    #[serde(default)]
+    refreshes: u32,
     #[serde(skip)]
     scratch: Scratch,
     /// The query tree over the current fat boxes, built by the first
@@ -229,6 +244,7 @@ impl SweepAndPrune {
             reevaluate_interval: config.reevaluate_interval.max(1),
             regions: config.regions,
             crowd_cap: config.crowd_cap,
+            relative_motion: config.relative_motion,
         };
         SweepAndPrune {
             config,
@@ -251,6 +267,8 @@ impl SweepAndPrune {
             added: Vec::new(),
             removed: Vec::new(),
             capped: 0,
+            waiting: Vec::new(),
+            refreshes: 0,
             scratch: Scratch::default(),
             tree: OnceLock::new(),
             static_tree: OnceLock::new(),
@@ -310,6 +328,9 @@ impl SweepAndPrune {
         b.fat = tight
             .is_valid()
             .then(|| make_fat(&tight, Vec2::ZERO, margin, 0.0));
+        b.motion = tight
+            .is_valid()
+            .then_some((tight, Vec2::ZERO, self.refreshes));
         self.static_bits.assign(id, is_static);
         if let Some(f) = self.filters.get_mut(i) {
             *f = PairFilter::ALL;
@@ -347,10 +368,12 @@ impl SweepAndPrune {
     /// ignored (returns `false`).
     pub fn update(&mut self, id: u32, tight: Aabb, displacement: Vec2) -> bool {
         let (config_margin, stretch) = (self.config.margin, self.config.velocity_stretch);
+        let refreshes = self.refreshes;
         let Some(b) = self.bodies.get_mut(id as usize).filter(|b| b.present) else {
             return false;
         };
         let margin = b.margin.unwrap_or(config_margin);
+        b.motion = tight.is_valid().then_some((tight, displacement, refreshes));
         if !tight.is_valid() {
             if b.fat.take().is_none() {
                 return false;
@@ -443,11 +466,17 @@ impl SweepAndPrune {
     /// a scan window each, plus O(pairs) to merge, plus an O(n) re-evaluation of the
     /// sweep axis every `reevaluate_interval` calls (O(n log n) if it rebuilds).
     pub fn update_pairs(&mut self) {
+        self.refresh_pairs();
+        self.refreshes = self.refreshes.wrapping_add(1);
+    }
+
+    /// [`update_pairs`](Self::update_pairs) but for counting the refresh.
+    fn refresh_pairs(&mut self) {
         self.added.clear();
         self.removed.clear();
         self.steps_since_eval = self.steps_since_eval.saturating_add(1);
         let rebuilt = self.should_reevaluate() && self.reevaluate(self.too_many_large());
-        if self.dirty.is_empty() {
+        if self.dirty.is_empty() && self.waiting.is_empty() {
             return;
         }
         // The dirty ids, ascending: read off the bitset (n/64 words) when
@@ -467,6 +496,7 @@ impl SweepAndPrune {
         }
         let mut crowd = std::mem::take(&mut self.scratch.crowd);
         self.find_other_pairs(rebuilt, &mut crowd, &mut found);
+        self.retest_waiting(&mut crowd, &mut found);
         pairs::sort_pairs(&mut found, &mut self.scratch.next);
         found.dedup();
         self.merge_pairs(&found);
@@ -482,6 +512,7 @@ impl SweepAndPrune {
         for id in capped {
             self.mark(id);
         }
+        crowd.take_waiting(&mut self.waiting);
         self.scratch.crowd = crowd;
     }
 

@@ -220,6 +220,7 @@ impl World {
         World {
             broadphase: SweepAndPrune::new(SapConfig {
                 margin: settings.aabb_margin,
+                relative_motion: true,
                 ..SapConfig::default()
             }),
             settings,

@@ -28,7 +28,11 @@
 //! smash's big box, whose small neighbours are far from saturated). The cap
 //! is deterministic: the pairs are visited in the refresh's fixed order.
 
-use super::{Bits, Pair, PairFilter};
+use super::{Aabb, Bits, Body, Pair, PairFilter, Vec2};
+
+/// What [`push_pair`] needs to test a pair's motion: the bodies, the
+/// configured margin, and the refresh under way.
+pub(super) type Motion<'a> = (&'a [Body], f32, u32);
 
 /// Pairs with other moving bodies a body may find in one refresh before it
 /// counts as saturated.
@@ -49,6 +53,10 @@ pub(super) struct Crowd {
     refused: Vec<bool>,
     /// Ids that had a pair refused this refresh.
     capped: Vec<u32>,
+    /// Pairs whose relative motion cannot close them this step (see
+    /// [`super::SapConfig::relative_motion`]), with repeats: they are
+    /// tested again at the next refresh, with the motion of that step.
+    waiting: Vec<Pair>,
 }
 
 impl Crowd {
@@ -83,6 +91,15 @@ impl Crowd {
         }
     }
 
+    /// The pairs refused for their motion this refresh, sorted and without
+    /// repeats (emptied).
+    pub fn take_waiting(&mut self, out: &mut Vec<Pair>) {
+        out.clear();
+        out.append(&mut self.waiting);
+        out.sort_unstable();
+        out.dedup();
+    }
+
     /// Zeroes the counts and returns the capped ids, sorted.
     pub fn finish(&mut self) -> Vec<u32> {
         for &id in &self.touched {
@@ -102,17 +119,19 @@ impl Crowd {
 /// reported: the same body, two static bodies, a pair of two dirty bodies seen
 /// from the higher id (it is found from both ends; the lower id's copy is
 /// kept), a pair the filters refuse, or a pair the crowd cap refuses (the
-/// cap counts only pairs the filters accept). `flags` are the static and the
-/// dirty bitsets and the filters by id.
+/// cap counts only pairs the filters accept), or, with `motion` (when
+/// [`super::SapConfig::relative_motion`] is on), a pair whose relative
+/// motion cannot bring it together this step. `flags`
+/// are the static and the dirty bitsets, the filters by id, and `motion`.
 #[inline]
 pub(super) fn push_pair(
-    flags: (&Bits, &Bits, &[PairFilter]),
+    flags: (&Bits, &Bits, &[PairFilter], Option<Motion>),
     crowd: &mut Crowd,
     d: u32,
     o: u32,
     found: &mut Vec<Pair>,
 ) {
-    let (is_static, dirty, filters) = flags;
+    let (is_static, dirty, filters, motion) = flags;
     let (sd, so) = (is_static.get(d), is_static.get(o));
     if o == d || (sd && so) || (o < d && dirty.get(o)) {
         return;
@@ -120,6 +139,18 @@ pub(super) fn push_pair(
     let filter = |id: u32| filters.get(id as usize).copied().unwrap_or_default();
     if !filter(d).accepts(&filter(o)) {
         return;
+    }
+    let pair = if d < o { (d, o) } else { (o, d) };
+    if let Some((bodies, margin, now)) = motion {
+        // Tested from the lower id, so that both ends decide alike.
+        let (a, b) = (&bodies[pair.0 as usize], &bodies[pair.1 as usize]);
+        let (ma, mb) = (a.margin.unwrap_or(margin), b.margin.unwrap_or(margin));
+        if !Body::may_meet(a, ma, b, mb, now) {
+            // Decided on this step's motion: the pair is tested again at
+            // the next refresh, and found once it starts closing in.
+            crowd.waiting.push(pair);
+            return;
+        }
     }
     if crowd.enabled && !sd && !so {
         let full = crowd.get(d) >= MAX_PAIRS_PER_BODY && crowd.get(o) >= MAX_PAIRS_PER_BODY;
@@ -131,5 +162,34 @@ pub(super) fn push_pair(
         crowd.bump(d);
         crowd.bump(o);
     }
-    found.push(if d < o { (d, o) } else { (o, d) });
+    found.push(pair);
+}
+
+impl Body {
+    /// Whether bodies `a` and `b` (margins `ma`, `mb`, m) may meet within
+    /// this step as they move relative to each other: `a`'s tight box grown
+    /// by its margin and swept by the pair's relative displacement overlaps
+    /// `b`'s grown by its own, in refresh `now`. A body not updated for
+    /// this refresh (asleep, static, or never) counts as possibly meeting
+    /// anything: a sleeping body must be woken by every contact a moving
+    /// one has with it, even one that the moving body's motion at the start
+    /// of the step cannot close (an impact behind it may speed it up).
+    pub(super) fn may_meet(a: &Body, ma: f32, b: &Body, mb: f32, now: u32) -> bool {
+        let (Some((ta, da, at)), Some((tb, db, bt))) = (a.motion, b.motion) else {
+            return true;
+        };
+        if at != now || bt != now {
+            return true;
+        }
+        let r = da - db;
+        if !r.is_finite() {
+            return true;
+        }
+        let swept = Aabb::new(
+            ta.min + r.min(Vec2::ZERO) - Vec2::splat(ma),
+            ta.max + r.max(Vec2::ZERO) + Vec2::splat(ma),
+        );
+        let other = Aabb::new(tb.min - Vec2::splat(mb), tb.max + Vec2::splat(mb));
+        swept.overlaps(&other)
+    }
 }

@@ -234,7 +234,15 @@ impl SweepAndPrune {
             region::apply(v, &group, &mut self.scratch.entries);
             // Every region now holds its final boxes and `max_len` bounds them all, so
             // this region's pairs can be read off before moving to the next one.
-            let flags = (&self.static_bits, &self.dirty_bits, &self.filters[..]);
+            // `self.motion()`, field by field: the region is borrowed.
+            let on = self.config.relative_motion;
+            let motion = on.then_some((&self.bodies[..], self.config.margin, self.refreshes));
+            let flags = (
+                &self.static_bits,
+                &self.dirty_bits,
+                &self.filters[..],
+                motion,
+            );
             let crowd = &mut self.scratch.crowd;
             // Each probe's window is searched from the last one's: probes
             // in id order are often neighbours.
@@ -284,7 +292,12 @@ impl SweepAndPrune {
             let (Some(fat), Some(p)) = (b.fat.filter(|_| b.present), b.placed) else {
                 continue;
             };
-            let flags = (&self.static_bits, &self.dirty_bits, &self.filters[..]);
+            let flags = (
+                &self.static_bits,
+                &self.dirty_bits,
+                &self.filters[..],
+                self.motion(),
+            );
             if rebuilt || p.large {
                 self.visit(&fat, p.lo, p.hi, |o| push_pair(flags, crowd, d, o, found));
                 continue;

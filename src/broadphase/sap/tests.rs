@@ -284,3 +284,95 @@ fn band_grouping_and_dirty_listing_match_the_sorts() {
         assert_eq!(listed, ids, "case {case}");
     }
 }
+
+/// Boxes 0.25 m apart, one above the other, with margins of 0.05 m and
+/// the stretch of one step: a fall of 0.2 m a step stretches the upper
+/// box's fat box over the lower one.
+fn column(relative_motion: bool) -> SweepAndPrune {
+    let mut sap = SweepAndPrune::new(SapConfig {
+        margin: 0.05,
+        relative_motion,
+        ..SapConfig::default()
+    });
+    sap.insert(0, bx(0.0, 1.25, 1.0, 2.25), false);
+    sap.insert(1, bx(0.0, 0.0, 1.0, 1.0), false);
+    sap.update_pairs();
+    assert!(sap.pairs().is_empty());
+    sap
+}
+
+#[test]
+fn bodies_falling_together_make_no_pair_with_relative_motion() {
+    for relative_motion in [false, true] {
+        let mut sap = column(relative_motion);
+        let fall = Vec2::new(0.0, -0.2);
+        assert!(sap.update(0, bx(0.0, 1.25, 1.0, 2.25), fall));
+        assert!(sap.update(1, bx(0.0, 0.0, 1.0, 1.0), fall));
+        sap.update_pairs();
+        let fat = |id| sap.fat_aabb(id).unwrap();
+        assert!(fat(0).overlaps(&fat(1)), "the stretch reaches across");
+        // Without relative motion, overlapping fat boxes are a pair; with
+        // it, a pair that falls as one is not, and waits.
+        assert_eq!(sap.pairs().is_empty(), relative_motion);
+        assert_eq!(
+            sap.waiting,
+            if relative_motion {
+                vec![(0, 1)]
+            } else {
+                vec![]
+            }
+        );
+    }
+}
+
+#[test]
+fn a_waiting_pair_is_found_once_its_motion_closes_it_though_neither_box_moved() {
+    let mut sap = column(true);
+    let fall = Vec2::new(0.0, -0.2);
+    sap.update(0, bx(0.0, 1.25, 1.0, 2.25), fall);
+    sap.update(1, bx(0.0, 0.0, 1.0, 1.0), fall);
+    sap.update_pairs();
+    assert!(sap.pairs().is_empty());
+    // The lower body stops; the upper one keeps falling. Neither has left
+    // its fat box, so neither looks for its pairs: the waiting pair is
+    // tested again, with the new motion (0.2 m of closing against a gap of
+    // 0.25 m less two margins).
+    assert!(!sap.update(0, bx(0.0, 1.25, 1.0, 2.25), fall));
+    assert!(!sap.update(1, bx(0.0, 0.0, 1.0, 1.0), Vec2::ZERO));
+    sap.update_pairs();
+    assert_eq!(sap.pairs(), &[(0, 1)]);
+    assert_eq!(sap.added(), &[(0, 1)]);
+    assert!(sap.waiting.is_empty());
+    // Once found, a pair stays while its fat boxes overlap, as any pair.
+    sap.update(1, bx(0.0, 0.0, 1.0, 1.0), fall);
+    sap.update_pairs();
+    assert_eq!(sap.pairs(), &[(0, 1)]);
+}
+
+#[test]
+fn a_waiting_pair_is_dropped_when_its_fat_boxes_part() {
+    let mut sap = column(true);
+    let fall = Vec2::new(0.0, -0.2);
+    sap.update(0, bx(0.0, 1.25, 1.0, 2.25), fall);
+    sap.update(1, bx(0.0, 0.0, 1.0, 1.0), fall);
+    sap.update_pairs();
+    assert_eq!(sap.waiting, vec![(0, 1)]);
+    // The lower body is taken far away: the pair's fat boxes no longer
+    // overlap, and it stops waiting.
+    sap.update(1, bx(10.0, 0.0, 11.0, 1.0), Vec2::ZERO);
+    sap.update_pairs();
+    assert!(sap.pairs().is_empty());
+    assert!(sap.waiting.is_empty());
+}
+
+#[test]
+fn a_body_coming_at_another_has_its_pair_with_relative_motion() {
+    // The upper body falls 0.2 m a step at a body at rest: it is found the
+    // step the stretch reaches, as without relative motion.
+    let mut sap = column(true);
+    sap.update(0, bx(0.0, 1.25, 1.0, 2.25), Vec2::new(0.0, -0.2));
+    sap.update(1, bx(0.0, 0.0, 1.0, 1.0), Vec2::ZERO);
+    sap.update_pairs();
+    assert_eq!(sap.pairs(), &[(0, 1)]);
+    assert!(sap.waiting.is_empty());
+}
