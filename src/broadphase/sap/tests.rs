@@ -301,14 +301,23 @@ fn column(relative_motion: bool) -> SweepAndPrune {
     sap
 }
 
+/// A fall of 0.2 m a step.
+const FALL: Vec2 = Vec2::new(0.0, -0.2);
+
+/// [`column`] after one step in which both bodies fall by [`FALL`]: both
+/// fat boxes are re-made, stretched down.
+fn falling_column(relative_motion: bool) -> SweepAndPrune {
+    let mut sap = column(relative_motion);
+    assert!(sap.update(0, bx(0.0, 1.25, 1.0, 2.25), FALL));
+    assert!(sap.update(1, bx(0.0, 0.0, 1.0, 1.0), FALL));
+    sap.update_pairs();
+    sap
+}
+
 #[test]
 fn bodies_falling_together_make_no_pair_with_relative_motion() {
     for relative_motion in [false, true] {
-        let mut sap = column(relative_motion);
-        let fall = Vec2::new(0.0, -0.2);
-        assert!(sap.update(0, bx(0.0, 1.25, 1.0, 2.25), fall));
-        assert!(sap.update(1, bx(0.0, 0.0, 1.0, 1.0), fall));
-        sap.update_pairs();
+        let sap = falling_column(relative_motion);
         let fat = |id| sap.fat_aabb(id).unwrap();
         assert!(fat(0).overlaps(&fat(1)), "the stretch reaches across");
         // Without relative motion, overlapping fat boxes are a pair; with
@@ -327,35 +336,27 @@ fn bodies_falling_together_make_no_pair_with_relative_motion() {
 
 #[test]
 fn a_waiting_pair_is_found_once_its_motion_closes_it_though_neither_box_moved() {
-    let mut sap = column(true);
-    let fall = Vec2::new(0.0, -0.2);
-    sap.update(0, bx(0.0, 1.25, 1.0, 2.25), fall);
-    sap.update(1, bx(0.0, 0.0, 1.0, 1.0), fall);
-    sap.update_pairs();
+    let mut sap = falling_column(true);
     assert!(sap.pairs().is_empty());
     // The lower body stops; the upper one keeps falling. Neither has left
     // its fat box, so neither looks for its pairs: the waiting pair is
     // tested again, with the new motion (0.2 m of closing against a gap of
     // 0.25 m less two margins).
-    assert!(!sap.update(0, bx(0.0, 1.25, 1.0, 2.25), fall));
+    assert!(!sap.update(0, bx(0.0, 1.25, 1.0, 2.25), FALL));
     assert!(!sap.update(1, bx(0.0, 0.0, 1.0, 1.0), Vec2::ZERO));
     sap.update_pairs();
     assert_eq!(sap.pairs(), &[(0, 1)]);
     assert_eq!(sap.added(), &[(0, 1)]);
     assert!(sap.waiting.is_empty());
     // Once found, a pair stays while its fat boxes overlap, as any pair.
-    sap.update(1, bx(0.0, 0.0, 1.0, 1.0), fall);
+    sap.update(1, bx(0.0, 0.0, 1.0, 1.0), FALL);
     sap.update_pairs();
     assert_eq!(sap.pairs(), &[(0, 1)]);
 }
 
 #[test]
 fn a_waiting_pair_is_dropped_when_its_fat_boxes_part() {
-    let mut sap = column(true);
-    let fall = Vec2::new(0.0, -0.2);
-    sap.update(0, bx(0.0, 1.25, 1.0, 2.25), fall);
-    sap.update(1, bx(0.0, 0.0, 1.0, 1.0), fall);
-    sap.update_pairs();
+    let mut sap = falling_column(true);
     assert_eq!(sap.waiting, vec![(0, 1)]);
     // The lower body is taken far away: the pair's fat boxes no longer
     // overlap, and it stops waiting.
@@ -370,7 +371,7 @@ fn a_body_coming_at_another_has_its_pair_with_relative_motion() {
     // The upper body falls 0.2 m a step at a body at rest: it is found the
     // step the stretch reaches, as without relative motion.
     let mut sap = column(true);
-    sap.update(0, bx(0.0, 1.25, 1.0, 2.25), Vec2::new(0.0, -0.2));
+    sap.update(0, bx(0.0, 1.25, 1.0, 2.25), FALL);
     sap.update(1, bx(0.0, 0.0, 1.0, 1.0), Vec2::ZERO);
     sap.update_pairs();
     assert_eq!(sap.pairs(), &[(0, 1)]);
