@@ -121,7 +121,7 @@ impl Crowd {
 /// kept), a pair the filters refuse, or a pair the crowd cap refuses (the
 /// cap counts only pairs the filters accept), or, with `motion` (when
 /// [`super::SapConfig::relative_motion`] is on), a pair whose relative
-/// motion cannot bring it together this step. `flags`
+/// motion cannot bring it together this step (it waits instead). `flags`
 /// are the static and the dirty bitsets, the filters by id, and `motion`.
 #[inline]
 pub(super) fn push_pair(
