@@ -1,4 +1,4 @@
-//! The order the contact passes visit the constraints in.
+//! The order the contact and joint passes visit the constraints in.
 //!
 //! Every contact pass (warm start, velocity iterations, position pass,
 //! restitution) updates the two bodies of one constraint at a time, and a
@@ -11,26 +11,42 @@
 //!
 //! Contacts come sorted by body pair, so neighbours in that list mostly share
 //! a body (two in three, in a box pyramid) and each constraint waits for the
-//! previous one's result: the passes run one long dependency chain.
-//! [`Wavefront`] reorders them, within blocks of [`BLOCK`] consecutive
-//! constraints, by *level*: the length of the longest chain of earlier
-//! constraints of the block through shared bodies, keeping the given order
-//! within a level. The constraints of one level are independent, and the
-//! solver cuts each level into bundles of four (eight in AVX2 builds) that it
-//! solves at once, one lane each (see `contact_solver::simd`). Blocks bound how far a
-//! constraint moves from its place in the given order (each block is
-//! scheduled as soon as it is built, from contacts read in sequence); the
-//! larger they are, the longer the levels: in Box2D's large pyramid, blocks
-//! of 256 constraints leave 45 % of them in full bundles, blocks of 4,096
-//! leave 90 %. The solution is unchanged; the reordering is a layer over
-//! whatever order the solver defines.
+//! previous one's result: the passes would run one long dependency chain.
+//! The constraints are reordered within blocks of [`BLOCK`] consecutive
+//! ones, which bound how far a constraint moves from its place in the given
+//! order (each block is scheduled as soon as it is built, from contacts read
+//! in sequence), in one of two ways:
 //!
-//! A block's order is a function of its input alone (its constraints' bodies
-//! and which of them respond), and a settled scene gives every block the same
-//! input step after step: each block's last input and order are kept, and a
-//! repeated input takes the stored order instead of being scheduled again.
+//! - **Packed into bundles** (contacts, [`Wavefront::pack_block`], in
+//!   `pack`): each constraint goes into the first bundle of four (eight in
+//!   AVX2 builds) lanes that comes after every bundle holding an earlier
+//!   constraint of one of its bodies, and that has a free lane and the same
+//!   point count. The solver solves a bundle's lanes at once (see
+//!   `contact_solver::simd`).
+//! - **By level** (joints, [`Wavefront::order_all`]): the length of the
+//!   longest chain of earlier constraints of the block through shared
+//!   bodies, keeping the given order within a level. The constraints of one
+//!   level are independent.
+//!
+//! Packing fills the lanes better than cutting levels into bundles did
+//! (until 2026-11-29): a level ends with a partial bundle of each point
+//! count, and a body with many contacts (the drum of Box2D's `tumbler`)
+//! makes one level per contact, each nearly empty, where a packed bundle
+//! takes any constraint that is ready. Box2D's large pyramid went from
+//! 81 % to 89 % of the lanes used, `tumbler` from 60 % to 70 %
+//! (`docs/2026-11-29-packed-bundles.md`). The solution is unchanged; the
+//! reordering is a layer over whatever order the solver defines.
+//!
+//! A block's order or packing is a function of its input alone (its
+//! constraints' bodies, which of them respond, and for the packing their
+//! point counts), and a settled scene gives every block the same input step
+//! after step: each block's last input and result are kept, and a repeated
+//! input takes the stored one instead of being scheduled again.
 
 use super::solver_body::SolverBody;
+
+mod pack;
+use pack::BlockPack;
 
 /// Constraints reordered together.
 pub(crate) const BLOCK: usize = 4096;
@@ -40,7 +56,7 @@ pub(crate) const BLOCK: usize = 4096;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Wavefront {
     /// Per body: the block that last wrote it, and one past the level of the
-    /// constraint that did.
+    /// constraint that did (packing: one past its bundle).
     next_level: Vec<(u32, u32)>,
     /// The current block's number.
     block: u32,
@@ -56,6 +72,15 @@ pub(crate) struct Wavefront {
     /// Per block number: the last input given for it and its order, which a
     /// repeated input takes (see the module docs).
     memo: Vec<BlockOrder>,
+    /// Per block number: the last input given for it and its packing into
+    /// bundles (see [`Wavefront::pack_block`]).
+    packs: Vec<BlockPack>,
+    /// The packing's bundles with a free lane, by kind (two points, one
+    /// point), in sequence order.
+    open: [Vec<u32>; 2],
+    /// Per body: the block and bundle that last wrote it, while the
+    /// packing's neighbours are compared.
+    written: Vec<(u32, u32)>,
 }
 
 /// One block's input and order (see [`Wavefront::order_block`]).

@@ -111,8 +111,8 @@ impl World {
         }
 
         // Constraints are built in contact order, a block at a time, and each
-        // block is appended in wavefront order: independent constraints side by
-        // side, bit-identical results (see `schedule`).
+        // block is appended as packed into bundles: independent constraints
+        // side by side, bit-identical results (see `schedule`).
         let mut constraints = std::mem::take(&mut self.scratch.constraints);
         let mut block = std::mem::take(&mut self.scratch.block);
         let mut wavefront = std::mem::take(&mut self.scratch.wavefront);

@@ -9,7 +9,7 @@
 //! ```
 //!
 //! Everything runs on one thread, over `Vec`s in index order (the contact
-//! passes in a wavefront order that gives the same results, see
+//! passes in bundles packed so that they give the same results, see
 //! `dynamics::schedule`): the same world and inputs give bit-identical results
 //! on every run and in every profile.
 

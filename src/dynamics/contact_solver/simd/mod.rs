@@ -1,17 +1,17 @@
 //! The scheduled constraints of a step, in bundles of [`LANES`] (four, or
 //! eight in AVX2 builds), and the passes over them.
 //!
-//! The wavefront order (see `schedule`) groups constraints into levels whose
-//! members share no responding body. Each level is split by point count
-//! (its two-point manifolds first, then its one-point manifolds; the order
-//! within a level changes no body's sequence of constraints, so no result)
-//! and cut into bundles of `LANES` consecutive constraints (the last one of each
-//! part padded with copies of its first constraint), stored lane by lane
-//! (structure of arrays), and every pass visits the bundles in order. The
-//! lanes of a bundle are independent, so solving them at once in lane
-//! arithmetic (`dynamics::simd`) gives each body the same
-//! operations in the same order as solving the constraints one by one:
-//! bit-identical results, about three times fewer instructions.
+//! The packing (see `schedule`, [`Wavefront::pack_block`]) puts the
+//! constraints into bundles of up to `LANES` whose members share no
+//! responding body and have the same point count, each constraint in the
+//! first bundle after every bundle that holds an earlier constraint of one
+//! of its bodies (a partly filled bundle is padded with copies of its first
+//! constraint). The bundles are stored lane by lane (structure of arrays),
+//! and every pass visits them in order, so each body meets its constraints
+//! in the solver's order: solving a bundle's lanes at once in lane
+//! arithmetic (`dynamics::simd`) gives each body the same operations in the
+//! same order as solving the constraints one by one: bit-identical results,
+//! about three times fewer instructions.
 //!
 //! Every constraint is solved in lanes. Two-point manifolds (`velocity`,
 //! `position`) are solved as 2×2 blocks; one-point manifolds (`single`),
@@ -84,8 +84,8 @@ struct VelocityBundle {
     /// Every lane is solved by the block solver this substep (set with the
     /// anchors; two-point bundles only).
     all_block: bool,
-    /// The next bundle is of the same level: the two share no responding
-    /// body, and the velocity pass may solve them side by side.
+    /// The next bundle shares no responding body with this one, and the
+    /// passes may solve the two side by side.
     independent_of_next: bool,
     /// 1 in the lanes that are impacts this step (see `IMPACT_SPEED`), 0
     /// in the others.
@@ -214,10 +214,6 @@ pub(crate) struct ContactBundles {
     /// Per bundle: the lanes' bodies A and B, as the bundles hold them, in
     /// a compact list that the planning pass reads instead of the bundles.
     pairs: Vec<[[u32; LANES]; 2]>,
-    /// Scratch: one level's constraints, two-point manifolds first, before
-    /// they are cut into bundles, and its one-point manifolds.
-    level: Vec<u32>,
-    singles: Vec<u32>,
 }
 
 impl ContactBundles {
@@ -243,9 +239,10 @@ impl ContactBundles {
     /// Builds the constraints of `block` (touching contacts in the solver's
     /// order; `source` gives what one is built from, by its position in the
     /// touching list; `gravity`: the world's) at
-    /// the end of this list in wavefront order (see `schedule`), `LANES`
-    /// independent ones to a bundle, two-point and one-point manifolds in
-    /// separate bundles; leaves `block` empty. Each constraint is built
+    /// the end of this list as the packing bundles them (see
+    /// [`Wavefront::pack_block`]), up to `LANES` independent ones to a
+    /// bundle, two-point and one-point manifolds in separate bundles; leaves
+    /// `block` empty. Each constraint is built
     /// straight into its lane, so nothing is copied on the way.
     pub fn append_scheduled<'a>(
         &mut self,
@@ -255,42 +252,18 @@ impl ContactBundles {
         gravity: Vec2,
         mut source: impl FnMut(u32) -> Source<'a>,
     ) {
-        let pairs = block.iter().map(|c| (c.a, c.b));
-        let (order, with_next) = wavefront.order_block(bodies, pairs);
-        let mut level = std::mem::take(&mut self.level);
-        let mut singles = std::mem::take(&mut self.singles);
-        level.clear();
-        singles.clear();
-        for (&i, &same_level_next) in order.iter().zip(with_next) {
-            let at = block[i as usize].at;
-            if block[i as usize].single {
-                singles.push(at);
-            } else {
-                level.push(at);
-            }
-            if same_level_next {
-                continue;
-            }
-            // The level is complete: its bundles, the last of which is
-            // independent of no next one.
-            let pairs = level.len();
-            level.append(&mut singles);
-            let (two, one) = level.split_at(pairs);
-            for part in [two, one] {
-                for lanes in part.chunks(LANES) {
-                    self.push_bundle(lanes, bodies, gravity, &mut source);
-                }
-            }
+        let items = block.iter().map(|c| (c.a, c.b, c.single));
+        let packed = wavefront.pack_block(bodies, items);
+        for p in packed {
+            let lanes: [u32; LANES] = std::array::from_fn(|l| block[p.lanes[l] as usize].at);
+            self.push_bundle(&lanes[..p.fill as usize], bodies, gravity, &mut source);
             if let Some(last) = self.velocity.last_mut() {
-                last.independent_of_next = false;
+                last.independent_of_next = p.independent_of_next;
             }
             if let Some(last) = self.geometry.last_mut() {
-                last.independent_of_next = false;
+                last.independent_of_next = p.independent_of_next;
             }
-            level.clear();
         }
-        self.level = level;
-        self.singles = singles;
         block.clear();
     }
 

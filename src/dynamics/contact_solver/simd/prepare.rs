@@ -33,8 +33,8 @@ impl ContactBundles {
             std::array::from_fn(|l| source(lanes.get(l).copied().unwrap_or(lanes[0])));
         let single = sources[0].manifold.count == 1;
         let count = if single { 1 } else { 2 };
-        // Bundles of one level are independent of each other; the caller
-        // marks the last of the level.
+        // The caller says whether the next bundle is independent of this
+        // one (see `Wavefront::pack_block`).
         self.velocity.push(VelocityBundle {
             fill,
             single,

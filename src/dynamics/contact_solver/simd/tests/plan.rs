@@ -33,7 +33,6 @@ fn position_pass_corrects_unjointed_contacts_on_alternate_substeps() {
             alternate: vec![0],
             free: vec![0],
             pairs: vec![[vb.a, vb.b]],
-            ..Default::default()
         };
         // A lane's contact has a jointed body one time in four, and is in
         // an island that nothing anchors one time in two.
