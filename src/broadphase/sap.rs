@@ -512,7 +512,7 @@ impl SweepAndPrune {
         for id in capped {
             self.mark(id);
         }
-        crowd.take_waiting(&mut self.waiting);
+        crowd.take_waiting(&mut self.waiting, &mut self.scratch.next);
         self.scratch.crowd = crowd;
     }
 

@@ -91,12 +91,14 @@ impl Crowd {
         }
     }
 
-    /// The pairs refused for their motion this refresh, sorted and without
-    /// repeats (emptied).
-    pub fn take_waiting(&mut self, out: &mut Vec<Pair>) {
+    /// The pairs refused for their motion this refresh, sorted (by the
+    /// pairs' radix sort, with `scratch` as its buffer, any memory: the
+    /// refresh passes its replaced pair set; a pour leaves some 20,000
+    /// pairs a step) and without repeats (emptied).
+    pub fn take_waiting(&mut self, out: &mut Vec<Pair>, scratch: &mut Vec<Pair>) {
         out.clear();
         out.append(&mut self.waiting);
-        out.sort_unstable();
+        super::pairs::sort_pairs(out, scratch);
         out.dedup();
     }
 
