@@ -77,12 +77,9 @@ pub(crate) struct Wavefront {
     /// Per block number: the last input given for it and its packing into
     /// bundles (see [`Wavefront::pack_block`]).
     packs: Vec<BlockPack>,
-    /// The packing's bundles with a free lane, by kind (two points, one
-    /// point), in sequence order.
+    /// The packing's pointers to the next bundle with a free lane, by kind
+    /// (two points, one point; see `pack`).
     open: [Vec<u32>; 2],
-    /// Per body: the block and bundle that last wrote it, while the
-    /// packing's neighbours are compared.
-    written: Vec<(u32, u32)>,
 }
 
 /// One block's input and order (see [`Wavefront::order_block`]).

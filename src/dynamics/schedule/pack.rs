@@ -64,45 +64,52 @@ impl Wavefront {
 
     /// Packs the constraints of `self.keys` as block number `block` into
     /// `out` (see [`Wavefront::pack_block`]).
+    ///
+    /// The first bundle of a kind with a free lane at or after a given one
+    /// is found by following `skip` pointers (one list per kind: a bundle
+    /// of the other kind, or a full one, points past itself), with path
+    /// compression, so a long run of full bundles is crossed once.
+    /// Bundles `j - 1` and `j` share a body exactly when a constraint in
+    /// `j` has a body whose previous constraint is in `j - 1` (a body's
+    /// bundles increase, and nothing lies between the two).
     fn pack(&mut self, block: u32, out: &mut Vec<Packed>) {
         out.clear();
-        let mut open = std::mem::take(&mut self.open);
-        for o in &mut open {
-            o.clear();
+        let mut skip = std::mem::take(&mut self.open);
+        for s in &mut skip {
+            s.clear();
+            s.push(0);
         }
         for (i, &(a, b, bits)) in self.keys.iter().enumerate() {
             let (a, b) = (a as usize, b as usize);
             let (wa, wb, single) = (bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
             let after = |e: (u32, u32)| if e.0 == block { e.1 } else { 0 };
-            let mut earliest = 0;
-            if wa {
-                earliest = after(self.next_level[a]);
-            }
-            if wb {
-                earliest = earliest.max(after(self.next_level[b]));
-            }
-            let kind = &mut open[single as usize];
-            let at = kind.partition_point(|&j| j < earliest);
-            let j = if let Some(&j) = kind.get(at) {
-                let p = &mut out[j as usize];
-                p.lanes[p.fill as usize] = i as u32;
-                p.fill += 1;
-                if p.fill as usize == LANES {
-                    kind.remove(at);
-                }
-                j
-            } else {
-                let j = out.len() as u32;
-                let mut p = Packed {
+            let (after_a, after_b) = (
+                if wa { after(self.next_level[a]) } else { 0 },
+                if wb { after(self.next_level[b]) } else { 0 },
+            );
+            let kind = single as usize;
+            let j = first_open(&mut skip[kind], after_a.max(after_b));
+            if j as usize == out.len() {
+                out.push(Packed {
                     single,
-                    fill: 1,
+                    independent_of_next: true,
                     ..Default::default()
-                };
-                p.lanes[0] = i as u32;
-                out.push(p);
-                kind.push(j);
-                j
-            };
+                });
+                // Open for its kind, closed for the other; new sentinels.
+                for (k, s) in skip.iter_mut().enumerate() {
+                    s[j as usize] = if k == kind { j } else { j + 1 };
+                    s.push(j + 1);
+                }
+            }
+            let p = &mut out[j as usize];
+            p.lanes[p.fill as usize] = i as u32;
+            p.fill += 1;
+            if p.fill as usize == LANES {
+                skip[kind][j as usize] = j + 1;
+            }
+            if j > 0 && (after_a == j || after_b == j) {
+                out[j as usize - 1].independent_of_next = false;
+            }
             if wa {
                 self.next_level[a] = (block, j + 1);
             }
@@ -110,21 +117,9 @@ impl Wavefront {
                 self.next_level[b] = (block, j + 1);
             }
         }
-        self.open = open;
-        // Neighbours that share no responding body.
-        if self.written.len() < self.next_level.len() {
-            self.written.resize(self.next_level.len(), (u32::MAX, 0));
-        }
-        for j in 0..out.len() {
-            let p = out[j];
-            if j > 0 {
-                let previous = (block, j as u32 - 1);
-                let shared = written_bodies(&self.keys, &p).any(|x| self.written[x] == previous);
-                out[j - 1].independent_of_next = !shared;
-            }
-            for x in written_bodies(&self.keys, &p) {
-                self.written[x] = (block, j as u32);
-            }
+        self.open = skip;
+        if let Some(last) = out.last_mut() {
+            last.independent_of_next = false;
         }
     }
 
@@ -138,18 +133,21 @@ impl Wavefront {
     }
 }
 
-/// The responding bodies of bundle `p`'s constraints (`keys` as in
-/// [`Wavefront::pack_block`]).
-fn written_bodies<'k>(
-    keys: &'k [(u32, u32, u8)],
-    p: &'k Packed,
-) -> impl Iterator<Item = usize> + 'k {
-    p.lanes[..p.fill as usize].iter().flat_map(move |&i| {
-        let (a, b, bits) = keys[i as usize];
-        [(a, bits & 1 != 0), (b, bits & 2 != 0)]
-            .into_iter()
-            .filter_map(|(x, w)| w.then_some(x as usize))
-    })
+/// The first index at or after `from` whose `skip` entry points to itself
+/// (the last entry, one past the bundles, always does), compressing the
+/// path walked.
+fn first_open(skip: &mut [u32], from: u32) -> u32 {
+    let mut root = from;
+    while skip[root as usize] != root {
+        root = skip[root as usize];
+    }
+    let mut x = from;
+    while skip[x as usize] != root {
+        let next = skip[x as usize];
+        skip[x as usize] = root;
+        x = next;
+    }
+    root
 }
 
 #[cfg(test)]
