@@ -229,7 +229,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     /// `n` bodies; those in `fixed` do not respond (static, zero masses).
-    fn bodies(n: usize, fixed: &[usize]) -> Vec<SolverBody> {
+    pub(super) fn bodies(n: usize, fixed: &[usize]) -> Vec<SolverBody> {
         (0..n)
             .map(|i| SolverBody {
                 inv_mass: if fixed.contains(&i) { 0.0 } else { 1.0 },
@@ -239,7 +239,7 @@ mod tests {
             .collect()
     }
 
-    fn random_pairs(rng: &mut ChaCha8Rng, n: u32, count: usize) -> Vec<(u32, u32)> {
+    pub(super) fn random_pairs(rng: &mut ChaCha8Rng, n: u32, count: usize) -> Vec<(u32, u32)> {
         (0..count)
             .map(|_| {
                 let a = rng.random_range(0..n - 1);

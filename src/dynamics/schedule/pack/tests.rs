@@ -1,26 +1,15 @@
+use super::super::tests::{bodies, random_pairs};
 use super::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// `n` bodies; those in `fixed` do not respond (static, zero masses).
-fn bodies(n: usize, fixed: &[usize]) -> Vec<SolverBody> {
-    (0..n)
-        .map(|i| SolverBody {
-            inv_mass: if fixed.contains(&i) { 0.0 } else { 1.0 },
-            inv_inertia: if fixed.contains(&i) { 0.0 } else { 1.0 },
-            ..Default::default()
-        })
-        .collect()
-}
-
 /// `count` random constraints between `n` bodies, about a third of them
 /// one-point manifolds.
 fn random_items(rng: &mut ChaCha8Rng, n: u32, count: usize) -> Vec<(u32, u32, bool)> {
-    (0..count)
-        .map(|_| {
-            let a = rng.random_range(0..n - 1);
-            (a, rng.random_range(a + 1..n), rng.random_range(0..3) == 0)
-        })
+    let pairs = random_pairs(rng, n, count);
+    pairs
+        .into_iter()
+        .map(|(a, b)| (a, b, rng.random_range(0..3) == 0))
         .collect()
 }
 
