@@ -125,7 +125,7 @@ impl Crowd {
 /// [`super::SapConfig::relative_motion`] is on), a pair whose relative
 /// motion cannot bring it together this step (it waits instead). `flags`
 /// are the static and the dirty bitsets, the filters by id, and `motion`.
-#[inline]
+#[inline(always)]
 pub(super) fn push_pair(
     flags: (&Bits, &Bits, &[PairFilter], Option<Motion>),
     crowd: &mut Crowd,
