@@ -165,6 +165,11 @@ impl World {
                 rolling_arm: s.rolling_resistance * lever,
             }
         };
+        // Loads a contact's record ahead of its use (a copy that only
+        // `black_box` reads: nothing computed changes).
+        let warm = |at: u32| {
+            std::hint::black_box(touching[at as usize]);
+        };
         for (at, c) in touching.iter().enumerate() {
             held[c.body_a as usize] = true;
             held[c.body_b as usize] = true;
@@ -193,10 +198,11 @@ impl World {
                     &bodies,
                     s.gravity,
                     source,
+                    warm,
                 );
             }
         }
-        constraints.append_scheduled(&mut block, &mut wavefront, &bodies, s.gravity, source);
+        constraints.append_scheduled(&mut block, &mut wavefront, &bodies, s.gravity, source, warm);
         self.scratch.block = block;
         self.scratch.wavefront = wavefront;
         let mut contact_forest = std::mem::take(&mut self.scratch.contact_forest);

@@ -251,10 +251,18 @@ impl ContactBundles {
         bodies: &[SolverBody],
         gravity: Vec2,
         mut source: impl FnMut(u32) -> Source<'a>,
+        warm: impl Fn(u32),
     ) {
         let items = block.iter().map(|c| (c.a, c.b, c.single));
         let packed = wavefront.pack_block(bodies, items);
-        for p in packed {
+        for (i, p) in packed.iter().enumerate() {
+            // The next bundle's contacts are loaded while this one is built
+            // (the packing visits the touching list out of order).
+            if let Some(next) = packed.get(i + 1) {
+                for &l in &next.lanes[..next.fill as usize] {
+                    warm(block[l as usize].at);
+                }
+            }
             let lanes: [u32; LANES] = std::array::from_fn(|l| block[p.lanes[l] as usize].at);
             self.push_bundle(&lanes[..p.fill as usize], bodies, gravity, &mut source);
             if let Some(last) = self.velocity.last_mut() {
