@@ -243,7 +243,8 @@ impl ContactBundles {
     /// [`Wavefront::pack_block`]), up to `LANES` independent ones to a
     /// bundle, two-point and one-point manifolds in separate bundles; leaves
     /// `block` empty. Each constraint is built
-    /// straight into its lane, so nothing is copied on the way.
+    /// straight into its lane, so nothing is copied on the way; `warm(at)`
+    /// is called a bundle ahead, for the caller to load that contact.
     pub fn append_scheduled<'a>(
         &mut self,
         block: &mut Vec<Pending>,
