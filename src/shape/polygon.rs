@@ -66,6 +66,14 @@ fn weld_tolerance(points: &[Vec2]) -> f32 {
     WELD_RELATIVE * extent.max(1e-3)
 }
 
+/// [`weld_tolerance`] along each axis, from that axis's coordinates.
+fn axis_welds(points: &[Vec2]) -> (f32, f32) {
+    let (x, y) = points.iter().fold((0.0f32, 0.0f32), |(x, y), p| {
+        (x.max(p.x.abs()), y.max(p.y.abs()))
+    });
+    (WELD_RELATIVE * x.max(1e-3), WELD_RELATIVE * y.max(1e-3))
+}
+
 fn signed_area2(points: &[Vec2]) -> f32 {
     // Shoelace formula relative to the first point, for precision.
     let o = points[0];
@@ -95,16 +103,20 @@ impl Polygon {
             });
         }
         check_points(points)?;
-        let weld = weld_tolerance(points);
+        // Two points coincide when they do along both axes, each to the
+        // precision of its own coordinates: a slender wall (1 cm by 2 km)
+        // has short edges that are exact, and a snapshot of one restores.
+        let (wx, wy) = axis_welds(points);
         for i in 1..n {
             for j in 0..i {
-                if points[i].distance(points[j]) <= weld {
+                let d = points[i] - points[j];
+                if d.x.abs() <= wx && d.y.abs() <= wy {
                     return Err(ShapeError::DuplicateVertex { index: i, other: j });
                 }
             }
         }
         let area2 = signed_area2(points);
-        let extent = weld / WELD_RELATIVE;
+        let extent = weld_tolerance(points) / WELD_RELATIVE;
         if area2.abs() <= 1e-6 * extent * extent {
             return Err(ShapeError::ZeroArea);
         }
@@ -349,6 +361,30 @@ mod tests {
             })
             .collect();
         assert!(matches!(Polygon::new(&many), Err(TooManyVertices { .. })));
+    }
+
+    /// A slender box validates as the box `rect` makes (a snapshot of a
+    /// 1 cm by 2 km wall restores), while points that coincide along both
+    /// axes still fail, however slender the polygon.
+    #[test]
+    fn slender_boxes_validate_and_near_duplicates_do_not() {
+        let wall = [
+            v(-0.005, -1000.),
+            v(0.005, -1000.),
+            v(0.005, 1000.),
+            v(-0.005, 1000.),
+        ];
+        assert_eq!(Polygon::new(&wall), Ok(Polygon::rect(0.005, 1000.)));
+        let twin = [
+            v(-0.005, -1000.),
+            v(0.005, -1000.),
+            v(0.005, 1000.),
+            v(0.005, 1000.001),
+        ];
+        assert_eq!(
+            Polygon::new(&twin),
+            Err(ShapeError::DuplicateVertex { index: 3, other: 2 })
+        );
     }
 
     #[test]
