@@ -278,6 +278,16 @@ pub struct Body {
     pub(crate) aabb: Aabb,
     /// Farthest reach of the shape from the centre of mass (m).
     pub(crate) extent: f32,
+    /// The least [`Shape::thinnest`] of the solid shapes (infinite for
+    /// none), kept because continuous collision asks for it every step;
+    /// NaN when read from a snapshot without it (then computed when asked).
+    #[serde(default = "unknown")]
+    pub(crate) thin: f32,
+}
+
+/// The default of a value that a snapshot may lack: NaN, computed when asked.
+fn unknown() -> f32 {
+    f32::NAN
 }
 
 /// One shape of a body, as the world keeps it.
@@ -412,6 +422,7 @@ impl Body {
                 .fold(0.0, f32::max),
         };
         let aabb = union(&colliders);
+        let thin = solid_thinnest(&colliders);
         Body {
             aabb,
             colliders,
@@ -440,6 +451,19 @@ impl Body {
             frozen: false,
             buried: false,
             extent,
+            thin,
+        }
+    }
+
+    /// Half the thickness of the body's thinnest solid shape (m), the least
+    /// [`Shape::thinnest`] of the shapes that are not sensors (infinite for
+    /// none): continuous collision sweeps a body that moves more than a
+    /// fraction of it in a step.
+    pub fn thinnest(&self) -> f32 {
+        if self.thin.is_nan() {
+            solid_thinnest(&self.colliders)
+        } else {
+            self.thin
         }
     }
 
@@ -563,4 +587,14 @@ fn union(colliders: &[Collider]) -> Aabb {
     let mut it = colliders.iter().map(|c| c.aabb);
     let first = it.next().unwrap_or_default();
     it.fold(first, |a, b| a.union(&b))
+}
+
+/// The least [`Shape::thinnest`] of the shapes that are not sensors
+/// (infinite for none).
+fn solid_thinnest(colliders: &[Collider]) -> f32 {
+    colliders
+        .iter()
+        .filter(|c| !c.sensor)
+        .map(|c| c.shape.thinnest())
+        .fold(f32::INFINITY, f32::min)
 }

@@ -285,6 +285,29 @@ impl Shape {
         mass::compute(self, density)
     }
 
+    /// Half the thickness of the shape's thinnest direction (m): what a
+    /// step may move it without it skipping through a thin wall (0 for a
+    /// segment, which has no thickness).
+    pub fn thinnest(&self) -> f32 {
+        let polygon = |p: &Polygon| {
+            let v = p.vertices();
+            let c = v.iter().copied().sum::<Vec2>() / v.len().max(1) as f32;
+            p.normals()
+                .iter()
+                .zip(v)
+                .map(|(n, a)| n.dot(*a - c))
+                .fold(f32::INFINITY, f32::min)
+                .max(0.0)
+        };
+        match self {
+            Shape::Circle { radius } | Shape::Capsule { radius, .. } => *radius,
+            Shape::Polygon(p) => polygon(p),
+            Shape::RoundedPolygon { core, radius } => polygon(core) + radius,
+            Shape::Ellipse { rx, ry } => rx.min(*ry),
+            Shape::Segment { .. } | Shape::ChainSegment { .. } => 0.0,
+        }
+    }
+
     /// Radius of the smallest origin-centred disc containing the shape (m).
     pub fn bounding_radius(&self) -> f32 {
         match self {
@@ -438,6 +461,44 @@ impl SupportMap for Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Half the thinnest thickness, against its analytic value: a box's
+    /// smaller half extent, a regular hexagon's apothem, a triangle's
+    /// inradius measured from its centroid (a third of its height), the
+    /// rounding radius added, and the curved shapes' smaller radius.
+    #[test]
+    fn thinnest_matches_analytic_half_thicknesses() {
+        let close = |a: f32, b: f32| (a - b).abs() <= 1e-6 * b.max(1.0);
+        assert!(close(Shape::rect(0.4, 0.1).thinnest(), 0.1));
+        let hexagon: Vec<Vec2> = (0..6)
+            .map(|k| {
+                let a = k as f32 * std::f32::consts::TAU / 6.0;
+                Vec2::new(libm::cosf(a), libm::sinf(a)) * 0.5
+            })
+            .collect();
+        let apothem = 0.5 * libm::cosf(std::f32::consts::PI / 6.0);
+        assert!(close(Shape::polygon(&hexagon).unwrap().thinnest(), apothem));
+        // Base 0.6, height 0.3 on y = 0: the centroid is 0.1 above the base.
+        let triangle = [
+            Vec2::new(-0.3, 0.0),
+            Vec2::new(0.3, 0.0),
+            Vec2::new(0.0, 0.3),
+        ];
+        assert!(close(Shape::polygon(&triangle).unwrap().thinnest(), 0.1));
+        let rounded = Shape::RoundedPolygon {
+            core: Polygon::rect(0.4, 0.1),
+            radius: 0.05,
+        };
+        assert!(close(rounded.thinnest(), 0.15));
+        assert!(close(Shape::circle(0.3).thinnest(), 0.3));
+        assert!(close(Shape::capsule(1.0, 0.2).thinnest(), 0.2));
+        assert!(close(Shape::ellipse(0.5, 0.2).thinnest(), 0.2));
+        let segment = Shape::Segment {
+            a: Vec2::ZERO,
+            b: Vec2::X,
+        };
+        assert_eq!(segment.thinnest(), 0.0);
+    }
 
     #[test]
     fn ellipse_support_normal_is_parallel_to_direction() {

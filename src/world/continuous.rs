@@ -25,29 +25,6 @@ use crate::shape::Shape;
 /// fraction of its thinnest part.
 const FAST_FRACTION: f32 = 0.5;
 
-/// Half the thickness of a shape's thinnest direction (m): what a step may
-/// move the shape without it skipping through a thin wall.
-fn thinnest(shape: &Shape) -> f32 {
-    let polygon = |p: &crate::shape::Polygon| {
-        let v = p.vertices();
-        let c = v.iter().copied().sum::<crate::math::Vec2>() / v.len().max(1) as f32;
-        p.normals()
-            .iter()
-            .zip(v)
-            .map(|(n, a)| n.dot(*a - c))
-            .fold(f32::INFINITY, f32::min)
-            .max(0.0)
-    };
-    match shape {
-        Shape::Circle { radius } | Shape::Capsule { radius, .. } => *radius,
-        Shape::Polygon(p) => polygon(p),
-        Shape::RoundedPolygon { core, radius } => polygon(core) + radius,
-        Shape::Ellipse { rx, ry } => rx.min(*ry),
-        // No thickness: any motion beyond the slop is fast.
-        Shape::Segment { .. } | Shape::ChainSegment { .. } => 0.0,
-    }
-}
-
 /// The distance (m) of point `c` from the segment `a`→`b`, negative behind
 /// it (a chain segment's back, left of the direction `a`→`b`).
 fn one_sided_distance(a: Vec2, b: Vec2, c: Vec2) -> f32 {
@@ -195,12 +172,7 @@ impl World {
             if reach <= slop {
                 return;
             }
-            let thin = b
-                .colliders
-                .iter()
-                .filter(|c| !c.sensor)
-                .map(|c| thinnest(&c.shape))
-                .fold(f32::INFINITY, f32::min);
+            let thin = b.thinnest();
             if reach.is_nan() {
                 return;
             }
@@ -296,7 +268,7 @@ impl World {
                     }
                     // The core: a small disc at the shape's centroid (a
                     // quarter of its thinnest part), as Box2D v3's fallback.
-                    let core_radius = (0.25 * thinnest(&c.shape)).max(slop);
+                    let core_radius = (0.25 * c.shape.thinnest()).max(slop);
                     let core = Shape::circle(core_radius);
                     // Computed only when asked for: most hits never need it.
                     let core_sweep = || Sweep {
