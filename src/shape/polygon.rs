@@ -387,6 +387,20 @@ mod tests {
         );
     }
 
+    /// Every box of half extents from 1 mm to 1 km (aspect up to a
+    /// million), on a grid of quarter decades, validates as `rect` makes
+    /// it: what a snapshot stores of a box, it restores.
+    #[test]
+    fn boxes_of_any_aspect_validate_as_rect_makes_them() {
+        let size = |k: i32| 10f32.powf(k as f32 / 4.0);
+        for a in -12..=12 {
+            for b in -12..=12 {
+                let r = Polygon::rect(size(a), size(b));
+                assert_eq!(Polygon::new(r.vertices()), Ok(r.clone()), "{a} {b}");
+            }
+        }
+    }
+
     #[test]
     fn pentagram_is_rejected() {
         let star: Vec<Vec2> = (0..5)
