@@ -78,6 +78,7 @@ pub fn bench(args: &BenchArgs) -> i32 {
         };
         let mut ms = Vec::with_capacity(args.steps.min(1 << 20) as usize);
         let mut stages = [0.0f64; 5];
+        let mut parts = [0.0f64; 6];
         let (mut constraints, mut bundles, mut width) = (0usize, 0usize, 0usize);
         for _ in 0..args.steps {
             let t = Instant::now();
@@ -99,9 +100,21 @@ pub fn bench(args: &BenchArgs) -> i32 {
             ]) {
                 *acc += v;
             }
+            let p = s.solver_parts;
+            for (acc, v) in parts.iter_mut().zip([
+                p.prepare,
+                p.warm_start,
+                p.velocity,
+                p.positions,
+                p.finish,
+                p.continuous,
+            ]) {
+                *acc += v;
+            }
         }
         let n = args.steps as f64;
         let profile = args.profile.then(|| stages.map(|v| round6(v / n)));
+        let parts = args.profile.then(|| parts.map(|v| round6(v / n)));
         let lanes = args.profile.then(|| {
             let all = LaneUse {
                 constraints,
@@ -134,6 +147,14 @@ pub fn bench(args: &BenchArgs) -> i32 {
                     solver: p[3],
                     sleep: p[4],
                 }),
+                solver_ms: parts.map(|p| json::SolverParts {
+                    prepare: p[0],
+                    warm_start: p[1],
+                    velocity: p[2],
+                    positions: p[3],
+                    finish: p[4],
+                    continuous: p[5],
+                }),
                 lanes,
             };
             println!("{}", json::line(&line));
@@ -153,6 +174,12 @@ pub fn bench(args: &BenchArgs) -> i32 {
                 println!(
                     "  stages (mean ms): aabbs {:.3} ({:.0} %)  broadphase {:.3} ({:.0} %)  narrowphase {:.3} ({:.0} %)  solver {:.3} ({:.0} %)  sleep {:.3} ({:.0} %)",
                     p[0], pct(p[0]), p[1], pct(p[1]), p[2], pct(p[2]), p[3], pct(p[3]), p[4], pct(p[4])
+                );
+            }
+            if let Some(p) = parts {
+                println!(
+                    "  solver (mean ms): prepare {:.3}  warm start {:.3}  velocity {:.3}  positions {:.3}  finish {:.3}  continuous {:.3}",
+                    p[0], p[1], p[2], p[3], p[4], p[5]
                 );
             }
             if let Some(l) = lanes {

@@ -89,6 +89,9 @@ pub struct BenchLine<'a> {
     /// Mean time of each stage (ms), with `--profile`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stages_ms: Option<Stages>,
+    /// Mean time of each part of the solver stage (ms), with `--profile`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solver_ms: Option<SolverParts>,
     /// How the contact constraints filled the solver's SIMD bundles, with
     /// `--profile`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -118,6 +121,18 @@ pub struct Stages {
     pub solver: f64,
     /// Islands and sleep.
     pub sleep: f64,
+}
+
+/// Mean time of each part of the solver stage (ms); see
+/// `minkowski::world::SolverTimings`.
+#[derive(Serialize)]
+pub struct SolverParts {
+    pub prepare: f64,
+    pub warm_start: f64,
+    pub velocity: f64,
+    pub positions: f64,
+    pub finish: f64,
+    pub continuous: f64,
 }
 
 /// One line of JSON.

@@ -85,8 +85,8 @@ pub(crate) use forest::ContactForest;
 #[cfg(test)]
 pub(crate) use forest::MAX_ISLAND_CONTACTS;
 pub(crate) use simd::{
-    apply_restitution, solve_positions, solve_velocities, update_anchors, warm_start,
-    ContactBundles, PositionPass,
+    apply_restitution, solve_positions, solve_velocities, update_and_warm_start, ContactBundles,
+    PositionPass,
 };
 
 /// A contact point's data for the velocity passes.
@@ -95,7 +95,7 @@ struct VelocityPoint {
     /// This substep's normal (A → B) and the lever arms of the anchor about
     /// A's and B's current centres along it and along the tangent
     /// (`rA × n`, `rB × n`, `rA × t`, `rB × t`), from the point's feature
-    /// geometry, set by [`update_anchors`]: poses do not change during
+    /// geometry, set by [`update_and_warm_start`]: poses do not change during
     /// velocity iterations. A speed along a direction and an impulse's turn
     /// then take a product each instead of a cross product.
     normal: Vec2,
@@ -105,7 +105,7 @@ struct VelocityPoint {
     arm_tb: f32,
     /// Velocity bias of the non-penetration target this substep: the
     /// separation predicted at the end of the substep, `(max(s, 0) + curve)/h`
-    /// (see [`update_anchors`]).
+    /// (see [`update_and_warm_start`]).
     bias: f32,
     /// Normal effective mass along the point's current normal.
     mass: f32,
@@ -344,7 +344,7 @@ pub(crate) fn build(src: &Source, sa: &SolverBody, sb: &SolverBody, gravity: Vec
         b,
         friction,
         count: m.count as u8,
-        // Built on the current normals by `update_anchors`.
+        // Built on the current normals by `update_and_warm_start`.
         block_ok: false,
         k: [0.0; 4],
         rolling_arm,

@@ -193,6 +193,24 @@ impl Iso {
     }
 }
 
+/// Asks the CPU to bring the cache line holding `x` into every cache level,
+/// without waiting for it: a hint for a load that comes soon and would
+/// miss. Nothing computed reads it, so results cannot change; where the
+/// target has no such instruction it does nothing.
+#[inline(always)]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(all(
+        any(target_arch = "x86", target_arch = "x86_64"),
+        target_feature = "sse"
+    ))]
+    safe_arch::prefetch_t0(x);
+    #[cfg(not(all(
+        any(target_arch = "x86", target_arch = "x86_64"),
+        target_feature = "sse"
+    )))]
+    let _ = x;
+}
+
 /// `v.partition_point(before)` (`before` true on a prefix of `v`), searched
 /// outward from `from`: exponentially growing steps, then a binary search
 /// within the last one. Cheap where the answer is near `from`: sorted

@@ -4,9 +4,10 @@
 //!
 //! ```text
 //! per substep: gravity and damping
-//!              anchors: contacts (kept after the first substep by those
-//!                resting quietly, see `contact_solver::Quiet`)
-//!              warm start: joints, then contacts
+//!              warm start: joints, then contacts, each contact bundle's
+//!                anchors updated just before its warm start (kept after
+//!                the first substep by those resting quietly, see
+//!                `contact_solver::Quiet`)
 //!              velocity iterations: joints, then contacts
 //!              integrate positions
 //!              position pass (NGS): joints, then contacts (a contact's
@@ -18,6 +19,7 @@
 //! ```
 
 use super::joints::{JOINT_MAX_ANGULAR, JOINT_MAX_LINEAR};
+use super::timer::{SolverTimings, Stopwatch};
 use super::world::{World, WorldEvent};
 use crate::dynamics::contact_solver::{
     self, Pending, PositionPass, Quiet, SolverParams, Source, QUIET_DEPTH,
@@ -35,6 +37,8 @@ impl World {
     /// positional resolution, then restitution. Writes the new state back and
     /// freezes any body whose state stopped being finite.
     pub(super) fn solve(&mut self) {
+        let mut sw = Stopwatch::start();
+        let mut timings = SolverTimings::default();
         let s = self.settings;
         let substeps = s.substeps.max(1);
         let h = s.dt / substeps as f32;
@@ -68,6 +72,7 @@ impl World {
         let mut moving = std::mem::take(&mut self.scratch.moving);
         let mut integration = std::mem::take(&mut self.scratch.integration);
         let mut before = std::mem::take(&mut self.scratch.before_passes);
+        let mut pre_warm = std::mem::take(&mut self.scratch.pre_warm);
         bodies.clear();
         poses.clear();
         moving.clear();
@@ -165,11 +170,9 @@ impl World {
                 rolling_arm: s.rolling_resistance * lever,
             }
         };
-        // Loads a contact's record ahead of its use (a copy that only
-        // `black_box` reads: nothing computed changes).
-        let warm = |at: u32| {
-            std::hint::black_box(touching[at as usize]);
-        };
+        // Loads a contact's record ahead of its use (a prefetch: nothing
+        // computed changes).
+        let warm = |at: u32| touching[at as usize].prefetch();
         for (at, c) in touching.iter().enumerate() {
             held[c.body_a as usize] = true;
             held[c.body_b as usize] = true;
@@ -294,6 +297,7 @@ impl World {
         self.scratch.anchors = anchors;
         self.scratch.stack_levels = levels;
 
+        timings.prepare = sw.lap();
         for substep in 0..substeps {
             // Gravity and damping (awake dynamic bodies).
             for g in &integration {
@@ -312,19 +316,30 @@ impl World {
                 Quiet::Keep
             };
             let push = s.max_push_speed;
-            contact_solver::update_anchors(&mut constraints, &bodies, &poses, h, push, quiet);
-            contact_solver::warm_start(&constraints, &mut bodies);
+            pre_warm.clear();
+            pre_warm.extend_from_slice(&bodies);
+            contact_solver::update_and_warm_start(
+                &mut constraints,
+                &pre_warm,
+                &mut bodies,
+                &poses,
+                h,
+                push,
+                quiet,
+            );
             contact_forest.prepare(&constraints, &bodies);
             if let Some(d) = drag.as_mut() {
                 d.solve_velocity(&mut bodies, &poses, &joint_params);
             }
             forest.prepare(&joints, &bodies, &poses);
+            timings.warm_start += sw.lap();
             for _ in 0..s.velocity_iterations.max(1) {
                 joint_lanes.solve_velocity(&mut joints, &mut bodies, &poses, &joint_params);
                 forest.solve_velocity(&mut joints, &mut bodies, &poses);
                 contact_solver::solve_velocities(&mut constraints, &mut bodies);
                 contact_forest.solve_velocity(&mut constraints, &mut bodies);
             }
+            timings.velocity += sw.lap();
             // Integrate positions (bodies that do not move stay put exactly).
             // A dynamic body's turn per substep is capped: spinning faster,
             // its corners would sweep through what the contacts guard.
@@ -357,18 +372,29 @@ impl World {
             };
             contact_solver::solve_positions(&constraints, &mut poses, &params, pass);
             drop_resisted_velocity(&mut bodies, &poses, &resisted, &before, 1.0 / h);
+            timings.positions += sw.lap();
         }
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &poses, &params);
         joint_lanes.finish(&mut joints);
 
-        constraints.for_each_impulses(|slot, normal, tangent, rolling, count| {
-            let m = &mut self.contacts[slot as usize].manifold;
-            m.rolling_impulse = rolling;
-            for (k, p) in m.points[..count].iter_mut().enumerate() {
-                p.normal_impulse = normal[k];
-                p.tangent_impulse = tangent[k];
-            }
-        });
+        // The bundles visit the pool out of order: each bundle's contacts
+        // are asked for while the one before is stored (`math::prefetch`).
+        constraints.for_each_impulses(
+            &mut self.contacts,
+            |contacts, slot| {
+                let m = &contacts[slot as usize].manifold;
+                crate::math::prefetch(&m.points[0]);
+                crate::math::prefetch(&m.points[1]);
+            },
+            |contacts, slot, normal, tangent, rolling, count| {
+                let m = &mut contacts[slot as usize].manifold;
+                m.rolling_impulse = rolling;
+                for (k, p) in m.points[..count].iter_mut().enumerate() {
+                    p.normal_impulse = normal[k];
+                    p.tangent_impulse = tangent[k];
+                }
+            },
+        );
         if let (Some(d), Some(j)) = (drag, self.drag.as_mut()) {
             j.impulse = d.impulses.linear;
         }
@@ -387,9 +413,12 @@ impl World {
         self.scratch.moving = moving;
         self.scratch.integration = integration;
         self.scratch.before_passes = before;
+        self.scratch.pre_warm = pre_warm;
         self.scratch.resisted = resisted;
         self.scratch.constraints = constraints;
         self.scratch.step_start = start;
+        timings.finish = sw.lap();
+        self.timings.solver_parts = timings;
     }
 
     fn write_back(&mut self, bodies: &[SolverBody], poses: &[SolverPose]) {

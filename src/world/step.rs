@@ -55,7 +55,9 @@ impl World {
         self.wake_joined();
         self.timings.narrowphase = sw.lap();
         self.solve();
+        let mut cw = Stopwatch::start();
         self.solve_continuous();
+        self.timings.solver_parts.continuous = cw.lap();
         self.timings.solver = sw.lap();
         self.update_sensors();
         self.update_sleep();
@@ -172,6 +174,7 @@ impl World {
         // In list order: the touching list, the deep contacts and the
         // events come out in it.
         for i in 0..self.contacts.len() {
+            self.prefetch_pairs_ahead(i);
             let k = self.contacts.order()[i];
             let c = &mut self.contacts[k as usize];
             // The smaller shape's bounding radius, read here where the

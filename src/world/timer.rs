@@ -71,3 +71,24 @@ mod imp {
 }
 
 pub(crate) use imp::Stopwatch;
+
+/// Wall-clock time of the parts of the solver stage in the last step (ms),
+/// the split of Box2D v3's `b2Profile` (prepare, warm start, solve, relax,
+/// restitution, store) as this solver's passes fall. For display only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SolverTimings {
+    /// Solver bodies, the contacts' constraints packed into bundles, the
+    /// joints prepared, and the plans of the passes.
+    pub prepare: f64,
+    /// Every substep's gravity, anchor update and warm start.
+    pub warm_start: f64,
+    /// Every substep's velocity iterations.
+    pub velocity: f64,
+    /// Every substep's position integration and position pass.
+    pub positions: f64,
+    /// Restitution, the impulses stored for the next step, and the new
+    /// state written back.
+    pub finish: f64,
+    /// Continuous collision of fast bodies.
+    pub continuous: f64,
+}

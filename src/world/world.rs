@@ -34,6 +34,9 @@ pub struct StepTimings {
     pub narrowphase: f64,
     /// Velocity solve, integration and positional resolution.
     pub solver: f64,
+    /// The solver stage's parts.
+    #[serde(default)]
+    pub solver_parts: super::timer::SolverTimings,
     /// Islands and sleep.
     pub sleep: f64,
     /// The whole step.
@@ -91,6 +94,9 @@ pub(crate) struct Scratch {
     /// Per resisted body: its translation before the substep's position
     /// passes (see [`crate::dynamics::solver_body::drop_resisted_velocity`]).
     pub before_passes: Vec<Vec2>,
+    /// The solver bodies before a substep's warm start, which the fused
+    /// anchor update reads (see `contact_solver::update_and_warm_start`).
+    pub pre_warm: Vec<SolverBody>,
     /// The moving bodies of anchored islands, whose held-back velocity the
     /// substeps remove, and the search that finds them.
     pub resisted: Vec<u32>,

@@ -53,7 +53,7 @@ use super::velocity::Quiet;
 use geometry::{faces_of, lane_geometry, FACES_A, FACES_ANY, FACES_B, FACES_MIXED};
 pub(crate) use position::{apply_restitution, solve_positions, PositionPass};
 pub(crate) use rows::{NormalRows, RowsAt};
-pub(crate) use velocity::{solve_velocities, update_anchors, warm_start};
+pub(crate) use velocity::{solve_velocities, update_and_warm_start};
 
 /// One contact point of a bundle's lanes, as [`VelocityPoint`].
 #[derive(Clone, Copy, Debug, Default)]
@@ -314,14 +314,27 @@ impl ContactBundles {
         }
     }
 
-    /// Calls `f(slot, normal impulses, tangent impulses, rolling impulse,
-    /// count)` for every constraint, with its contact's slot in the pool, to
-    /// store its impulses for next step's warm start.
-    pub fn for_each_impulses(&self, mut f: impl FnMut(u32, [f32; 2], [f32; 2], f32, usize)) {
-        for (v, info) in self.velocity.iter().zip(&self.info) {
+    /// Calls `f(store, slot, normal impulses, tangent impulses, rolling
+    /// impulse, count)` for every constraint, with its contact's slot in the
+    /// pool, to store its impulses for next step's warm start in `store`.
+    /// `ahead(store, slot)` is called with the next bundle's slots first, for
+    /// the caller to ask for them (the bundles visit the pool out of order).
+    pub fn for_each_impulses<T>(
+        &self,
+        store: &mut T,
+        mut ahead: impl FnMut(&T, u32),
+        mut f: impl FnMut(&mut T, u32, [f32; 2], [f32; 2], f32, usize),
+    ) {
+        for (i, (v, info)) in self.velocity.iter().zip(&self.info).enumerate() {
+            if let (Some(next), Some(fill)) = (self.info.get(i + 1), self.velocity.get(i + 1)) {
+                for n in &next[..fill.fill as usize] {
+                    ahead(store, n.slot);
+                }
+            }
             for (l, info) in info.iter().enumerate().take(v.fill as usize) {
                 let [p1, p2] = &v.points;
                 f(
+                    store,
                     info.slot,
                     [get(&p1.normal_impulse, l), get(&p2.normal_impulse, l)],
                     [get(&p1.tangent_impulse, l), get(&p2.tangent_impulse, l)],

@@ -8,24 +8,32 @@ use super::point::{
 };
 use super::*;
 
-/// Recomputes every point's anchors, normal, effective mass and velocity
-/// bias from the current poses, at the start of a substep `h`, with
-/// separating targets capped at `max_push` (m/s); see `super::update_one`.
-pub(crate) fn update_anchors(
+/// At the start of a substep `h`, recomputes every point's anchors, normal,
+/// effective mass and velocity bias from the current poses, with separating
+/// targets capped at `max_push` (m/s) (see `super::update_one`), and applies
+/// the accumulated impulses (the warm start), in one pass over the bundles:
+/// each bundle is updated and warm started while its lanes are in cache,
+/// instead of the bundles being streamed once for each. The anchors read
+/// the bodies' velocities from `before`, a copy of `bodies` taken before
+/// the pass, as a pass of updates ahead of every warm start would read
+/// them, so the results are those two passes' bit for bit.
+pub(crate) fn update_and_warm_start(
     constraints: &mut ContactBundles,
-    bodies: &[SolverBody],
+    before: &[SolverBody],
+    bodies: &mut [SolverBody],
     poses: &[SolverPose],
     h: f32,
     max_push: f32,
     quiet: Quiet,
 ) {
     for (c, g) in constraints.velocity.iter_mut().zip(&constraints.geometry) {
-        update_bundle(c, g, bodies, poses, h, max_push, quiet);
+        update_bundle(c, g, before, poses, h, max_push, quiet);
+        warm_start_bundle(c, bodies);
     }
 }
 
-/// [`update_anchors`] of one bundle; `h = 0` (before restitution) leaves no
-/// bias.
+/// The anchor update of one bundle (see [`update_and_warm_start`]); `h = 0`
+/// (before restitution) leaves no bias.
 #[inline(always)]
 pub(super) fn update_bundle(
     c: &mut VelocityBundle,
@@ -52,7 +60,7 @@ pub(super) fn update_bundle(
     }
 }
 
-/// [`update_anchors`] of a two-point bundle in lanes, every lane (the
+/// The anchor update of a two-point bundle in lanes, every lane (the
 /// caller puts back the quiet ones; see [`update_bundle`]).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // the scalar routine's arguments, spread
@@ -152,13 +160,6 @@ pub(super) fn update_block_on<const FACES: u8>(
     c.block_ok = ok.to_bitmask() as u8;
     let used = lanes_mask(c.fill);
     c.all_block = c.block_ok & used == used;
-}
-
-/// Applies the accumulated impulses (start of each substep).
-pub(crate) fn warm_start(constraints: &ContactBundles, bodies: &mut [SolverBody]) {
-    for c in &constraints.velocity {
-        warm_start_bundle(c, bodies);
-    }
 }
 
 /// The warm start of one bundle in lanes.
