@@ -74,6 +74,24 @@ fn axis_welds(points: &[Vec2]) -> (f32, f32) {
     (WELD_RELATIVE * x.max(1e-3), WELD_RELATIVE * y.max(1e-3))
 }
 
+/// The half extents of `points` when they are exactly the corners that
+/// [`Polygon::rect`] makes, in its order, both half extents positive.
+fn rect_corners(points: &[Vec2]) -> Option<Vec2> {
+    let h = *points.get(2)?;
+    let corners = [
+        Vec2::new(-h.x, -h.y),
+        Vec2::new(h.x, -h.y),
+        h,
+        Vec2::new(-h.x, h.y),
+    ];
+    let exact = points.len() == 4
+        && points
+            .iter()
+            .zip(&corners)
+            .all(|(p, q)| p.x.to_bits() == q.x.to_bits() && p.y.to_bits() == q.y.to_bits());
+    (exact && h.x > 0.0 && h.y > 0.0).then_some(h)
+}
+
 fn signed_area2(points: &[Vec2]) -> f32 {
     // Shoelace formula relative to the first point, for precision.
     let o = points[0];
@@ -103,6 +121,13 @@ impl Polygon {
             });
         }
         check_points(points)?;
+        // The box that `rect` makes, which `Shape::validate` accepts at any
+        // aspect: taken as it is, so that every box a world holds restores
+        // from its snapshot (a 1 m plank 1 nm thick would fail the tests
+        // below). Any other box is the same polygon either way.
+        if let Some(h) = rect_corners(points) {
+            return Ok(Polygon::rect(h.x, h.y));
+        }
         // Two points coincide when they do along both axes, each to the
         // precision of its own coordinates: a slender wall (1 cm by 2 km)
         // has short edges that are exact, and a snapshot of one restores.
@@ -399,6 +424,33 @@ mod tests {
                 assert_eq!(Polygon::new(r.vertices()), Ok(r.clone()), "{a} {b}");
             }
         }
+    }
+
+    /// Boxes as thin as `Shape::validate` accepts (half extents from 1 nm
+    /// to the largest coordinate, aspect up to 10^13) validate as `rect`
+    /// makes them, where the zero-area and duplicate tests refused those
+    /// thinner than about 1/2,000,000 of their length. An outline that is
+    /// not exactly such a box is still refused.
+    #[test]
+    fn boxes_as_thin_as_validate_accepts_restore() {
+        for a in -9..=4 {
+            for b in -9..=4 {
+                let (hx, hy) = (10f32.powi(a), 10f32.powi(b));
+                assert!(crate::Shape::rect(hx, hy).validate().is_ok());
+                let r = Polygon::rect(hx, hy);
+                assert_eq!(Polygon::new(r.vertices()), Ok(r.clone()), "{hx} {hy}");
+            }
+        }
+        let plank = Polygon::rect(1.0, 1e-9);
+        let v = plank.vertices();
+        // The same corners from another start, and a sliver triangle.
+        let turned = [v[1], v[2], v[3], v[0]];
+        assert_eq!(
+            Polygon::new(&turned),
+            Err(ShapeError::DuplicateVertex { index: 1, other: 0 })
+        );
+        let sliver = [v[0], v[1], v[2]];
+        assert!(Polygon::new(&sliver).is_err());
     }
 
     #[test]
