@@ -537,6 +537,25 @@ fn bench_profile_splits_the_step_by_stage() {
     );
     let sum: f64 = stages.keys().iter().map(|k| stages.get(k).num()).sum();
     assert!(sum > 0.0 && sum.is_finite());
+    // The solver's passes, timed within its stage: together no longer.
+    let parts = v.get("solver_ms");
+    assert_eq!(
+        parts.keys(),
+        vec![
+            "continuous",
+            "finish",
+            "positions",
+            "prepare",
+            "velocity",
+            "warm_start"
+        ]
+    );
+    let within: f64 = parts.keys().iter().map(|k| parts.get(k).num()).sum();
+    let solver = stages.get("solver").num();
+    assert!(
+        within > 0.0 && within <= solver + 1e-5,
+        "parts {within} ms, solver {solver} ms"
+    );
     // The stack's 30 contacts, each waiting for the one below: a lane
     // bundle holds what can be solved side by side, so they take more
     // than 30 / width bundles, and at most one each.
@@ -556,7 +575,8 @@ fn bench_profile_splits_the_step_by_stage() {
     );
     let o = minkowski(&["bench", "stack", "--steps", "5", "--profile"]);
     assert!(
-        stdout(&o).contains("stages (mean ms): aabbs"),
+        stdout(&o).contains("stages (mean ms): aabbs")
+            && stdout(&o).contains("solver (mean ms): prepare"),
         "{}",
         stdout(&o)
     );

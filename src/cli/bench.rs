@@ -1,7 +1,7 @@
 //! `minkowski bench`: per-step wall time of shipped or given scenes.
 
 use super::{json, load_scene, EXIT_BAD_INPUT};
-use minkowski::world::LaneUse;
+use minkowski::world::{LaneUse, SolverTimings};
 use std::time::Instant;
 
 /// Scenes benchmarked when none are named.
@@ -147,7 +147,7 @@ pub fn bench(args: &BenchArgs) -> i32 {
                     solver: p[3],
                     sleep: p[4],
                 }),
-                solver_ms: parts.map(|p| json::SolverParts {
+                solver_ms: parts.map(|p| SolverTimings {
                     prepare: p[0],
                     warm_start: p[1],
                     velocity: p[2],

@@ -91,7 +91,7 @@ pub struct BenchLine<'a> {
     pub stages_ms: Option<Stages>,
     /// Mean time of each part of the solver stage (ms), with `--profile`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub solver_ms: Option<SolverParts>,
+    pub solver_ms: Option<minkowski::world::SolverTimings>,
     /// How the contact constraints filled the solver's SIMD bundles, with
     /// `--profile`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -121,18 +121,6 @@ pub struct Stages {
     pub solver: f64,
     /// Islands and sleep.
     pub sleep: f64,
-}
-
-/// Mean time of each part of the solver stage (ms); see
-/// `minkowski::world::SolverTimings`.
-#[derive(Serialize)]
-pub struct SolverParts {
-    pub prepare: f64,
-    pub warm_start: f64,
-    pub velocity: f64,
-    pub positions: f64,
-    pub finish: f64,
-    pub continuous: f64,
 }
 
 /// One line of JSON.
