@@ -108,7 +108,9 @@ impl Polygon {
     /// Fails with a [`ShapeError`] naming the offending vertex (input order) when the
     /// input has fewer than 3 or more than [`MAX_POLYGON_VERTICES`] points, a
     /// non-finite or out-of-range coordinate, duplicate points, zero area, a
-    /// collinear or reflex vertex, or a self-crossing outline.
+    /// collinear or reflex vertex, or a self-crossing outline. The exact
+    /// corners of a box that [`Shape::rect`](crate::Shape::rect) makes are
+    /// that box at any aspect, as [`crate::Shape::validate`] accepts it.
     pub fn new(points: &[Vec2]) -> Result<Polygon, ShapeError> {
         let n = points.len();
         if n < 3 {
