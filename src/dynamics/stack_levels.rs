@@ -98,6 +98,14 @@ impl StackLevels {
     pub fn build(&mut self, bodies: &[SolverBody]) {
         let n = bodies.len();
         self.jointed.resize(n, false);
+        self.hold.clear();
+        // Where no contact could hold a body (no gravity: nothing rests on
+        // anything, as in `smash`), the levels are not needed. The last
+        // search's input and levels stay as they were, a pair.
+        if !self.rise.iter().any(|r| r.abs() >= SUPPORT_COS) {
+            self.hold.resize(self.contacts.len(), 0);
+            return;
+        }
         let same = self.searched == self.contacts
             && self.responded.len() == n
             && self
@@ -113,7 +121,6 @@ impl StackLevels {
         } else {
             debug_assert!(self.search_matches(bodies), "kept levels differ");
         }
-        self.hold.clear();
         let holds = self.contacts.iter().zip(&self.rise).map(|(c, &rise)| {
             let Some((a, b)) = *c else {
                 return 0;
@@ -291,6 +298,38 @@ mod tests {
         );
         assert_eq!(step(&stopped, &broken), [0, 1, 2, 0, 1, 2]);
         assert_eq!(step(&moving, &column), first);
+    }
+
+    /// Without gravity no contact holds a body; a step with gravity after
+    /// such steps finds the levels a fresh search finds.
+    #[test]
+    fn nothing_is_held_without_gravity() {
+        let bodies: Vec<_> = (0..5).map(|i| body(i != 0)).collect();
+        let column = [(0, 1), (1, 2), (2, 3), (3, 4)];
+        let mut s = StackLevels::default();
+        let mut step = |pairs: &[(u32, u32)], up: Vec2| {
+            s.begin(pairs.len(), bodies.len());
+            for (at, &(a, b)) in pairs.iter().enumerate() {
+                s.add(at, a, b, Vec2::Y, up);
+            }
+            s.build(&bodies);
+            let held: Vec<_> = (0..pairs.len() as u32).map(|at| s.held(at)).collect();
+            // No levels are searched without gravity.
+            let levels: Vec<u32> = match up == Vec2::ZERO {
+                true => Vec::new(),
+                false => (0..5).map(|i| s.level(i)).collect(),
+            };
+            (held, levels)
+        };
+        let (free, _) = step(&column, Vec2::ZERO);
+        assert!(free.iter().all(|&h| h == (false, false)));
+        let (held, levels) = step(&column[..2], Vec2::Y);
+        assert_eq!(held, [(true, false), (true, false)]);
+        assert_eq!(levels, [0, 1, 2, UNLINKED, UNLINKED]);
+        step(&column, Vec2::ZERO);
+        let (held, levels) = step(&column, Vec2::Y);
+        assert!(held.iter().all(|&h| h == (true, false)));
+        assert_eq!(levels, [0, 1, 2, 3, 4]);
     }
 
     #[test]

@@ -170,6 +170,16 @@ impl ContactForest {
         if hi < MASS_RATIO * lo {
             return;
         }
+        // Nor can one without ground: a drum turning its load (`tumbler`),
+        // or bodies colliding in free fall (`smash`) cost one pass over the
+        // constraints.
+        let ground = |a: u32, b: u32| {
+            let (ma, mb) = (moves(&bodies[a as usize]), moves(&bodies[b as usize]));
+            ma != mb && !sleeping(if ma { b } else { a })
+        };
+        if !constraints.locations().any(|(_, _, a, b)| ground(a, b)) {
+            return;
+        }
         // Islands through contacts between moving bodies, and their mass
         // range.
         self.islands.reset(n);
@@ -204,7 +214,7 @@ impl ContactForest {
             }
             let root = self.islands.find(if ma { a } else { b }) as usize;
             self.island_contacts[root] += 1;
-            if ma != mb && !sleeping(if ma { b } else { a }) {
+            if ground(a, b) {
                 self.grounded[root] = true;
             }
         }
