@@ -40,6 +40,7 @@ use crate::dynamics::solver_body::{SolverBody, SolverPose};
 use crate::math::Vec2;
 use crate::narrowphase::manifold::FeatureKind;
 
+mod ahead;
 mod bundle;
 mod geometry;
 mod point;

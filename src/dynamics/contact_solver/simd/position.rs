@@ -58,8 +58,21 @@ pub(crate) fn solve_positions(
             }
         }
     };
+    // The bundles this pass corrects are asked for ahead (those it skips
+    // are not read).
+    let wanted = |i: usize| match pass {
+        PositionPass::All { .. } => true,
+        PositionPass::Jointed => alternate[i] != lanes_mask(LANES as u8),
+    };
     let mut i = 0;
+    let mut asked = 0;
     while i < gs.len() {
+        while asked < (i + 2 + super::ahead::AHEAD).min(gs.len()) {
+            if wanted(asked) {
+                gs[asked].prefetch();
+            }
+            asked += 1;
+        }
         let g1 = &gs[i];
         let Some((fraction1, h1)) = plan(i) else {
             i += 1;

@@ -26,7 +26,14 @@ pub(crate) fn update_and_warm_start(
     max_push: f32,
     quiet: Quiet,
 ) {
-    for (c, g) in constraints.velocity.iter_mut().zip(&constraints.geometry) {
+    let gs = &constraints.geometry;
+    let cs = &mut constraints.velocity[..];
+    for i in 0..cs.len() {
+        if let Some(next) = gs.get(i + super::ahead::AHEAD) {
+            next.prefetch();
+            cs[i + super::ahead::AHEAD].prefetch();
+        }
+        let (c, g) = (&mut cs[i], &gs[i]);
         update_bundle(c, g, before, poses, h, max_push, quiet);
         warm_start_bundle(c, bodies);
     }
@@ -192,7 +199,13 @@ pub(super) fn warm_start_bundle(c: &VelocityBundle, bodies: &mut [SolverBody]) {
 pub(crate) fn solve_velocities(constraints: &mut ContactBundles, bodies: &mut [SolverBody]) {
     let cs = &mut constraints.velocity[..];
     let mut i = 0;
+    let mut asked = 0;
     while i < cs.len() {
+        // The bundles this step and the next will reach, asked for ahead.
+        while asked < (i + 2 + super::ahead::AHEAD).min(cs.len()) {
+            cs[asked].prefetch();
+            asked += 1;
+        }
         if let [c1, c2, ..] = &mut cs[i..] {
             if c1.independent_of_next && c1.single == c2.single {
                 if c1.single {
