@@ -34,6 +34,12 @@ pub(crate) type F = wide::f32x8;
 #[cfg(not(target_feature = "avx2"))]
 pub(crate) type F = f32x4;
 
+/// Integer lanes as wide as [`F`], for lane masks.
+#[cfg(target_feature = "avx2")]
+type I = wide::i32x8;
+#[cfg(not(target_feature = "avx2"))]
+type I = wide::i32x4;
+
 /// Lanes per bundle.
 pub(crate) const LANES: usize = std::mem::size_of::<F>() / 4;
 
@@ -44,6 +50,14 @@ const QUADS: usize = LANES / 4;
 #[inline(always)]
 pub(crate) const fn lanes_mask(fill: u8) -> u8 {
     ((1u16 << fill) - 1) as u8
+}
+
+/// All ones in the lanes of `bits` (bit `l` for lane `l`), zero elsewhere:
+/// a mask for [`select`], made in three lane operations.
+#[inline(always)]
+pub(crate) fn bits_mask(bits: u8) -> F {
+    let lane = I::new(std::array::from_fn(|l| 1 << l));
+    bytemuck::cast((I::splat(bits as i32) & lane).simd_eq(lane))
 }
 
 /// A lane vector from its quarters (lanes 0–3 first).
@@ -460,6 +474,18 @@ mod tests {
             hi
         } else {
             x
+        }
+    }
+
+    #[test]
+    fn bits_mask_sets_the_lanes_of_its_bits() {
+        for bits in 0..=lanes_mask(LANES as u8) {
+            let mask = bits_mask(bits);
+            for l in 0..LANES {
+                let want = if bits >> l & 1 == 1 { u32::MAX } else { 0 };
+                assert_eq!(mask.as_array()[l].to_bits(), want, "{bits:#b} lane {l}");
+            }
+            assert_eq!(mask.to_bitmask() as u8, bits);
         }
     }
 

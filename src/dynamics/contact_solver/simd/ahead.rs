@@ -22,13 +22,7 @@ impl FeatureW {
             crate::math::prefetch(&v.x);
             crate::math::prefetch(&v.y);
         }
-        for x in [
-            &self.flength,
-            &self.radius,
-            &self.point_radius,
-            &self.plane_a,
-            &self.points,
-        ] {
+        for x in [&self.flength, &self.radius, &self.point_radius] {
             crate::math::prefetch(x);
         }
     }
@@ -134,8 +128,6 @@ mod tests {
                 offset_of!(FeatureW, flength),
                 offset_of!(FeatureW, radius),
                 offset_of!(FeatureW, point_radius),
-                offset_of!(FeatureW, plane_a),
-                offset_of!(FeatureW, points),
             ]
             .map(|o| base + o),
         );

@@ -191,14 +191,30 @@ impl GeometryBundle {
             p.ab.set_lane(l, s.ab);
             p.fa.set_lane(l, s.fa);
             p.fb.set_lane(l, s.fb);
-            p.set_face(l, s.kind, s.fnormal, s.flength, s.radius, s.point_radius);
+        }
+        for (k, s) in g.points.iter().enumerate() {
+            self.points[k].set_face(l, s.kind, s.fnormal, s.flength, s.radius, s.point_radius);
+            let (plane_a, core_points) = kind_bits(s.kind, l);
+            self.plane_a[k] = self.plane_a[k] & !(1 << l) | plane_a;
+            self.core_points[k] = self.core_points[k] & !(1 << l) | core_points;
         }
     }
 }
 
+/// Lane `l`'s bits of a feature kind in [`GeometryBundle::plane_a`] and
+/// [`GeometryBundle::core_points`].
+#[inline(always)]
+pub(super) fn kind_bits(kind: FeatureKind, l: usize) -> (u8, u8) {
+    (
+        ((kind == FeatureKind::PlaneA) as u8) << l,
+        ((kind == FeatureKind::Points) as u8) << l,
+    )
+}
+
 impl FeatureW {
-    /// Stores lane `l`'s feature kind, face normal and length and rounding
-    /// radii (the feature points are stored by the caller).
+    /// Stores lane `l`'s face normal and length and rounding radii, for a
+    /// feature of kind `kind` (whose bits the caller stores, [`kind_bits`];
+    /// the feature points are stored by the caller too).
     pub(super) fn set_face(
         &mut self,
         l: usize,
@@ -219,8 +235,5 @@ impl FeatureW {
         put(&mut self.flength, l, length);
         put(&mut self.radius, l, radius);
         put(&mut self.point_radius, l, point_radius);
-        let mask = |set: bool| if set { f32::from_bits(u32::MAX) } else { 0.0 };
-        put(&mut self.plane_a, l, mask(kind == FeatureKind::PlaneA));
-        put(&mut self.points, l, mask(kind == FeatureKind::Points));
     }
 }

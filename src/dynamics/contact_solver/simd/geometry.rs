@@ -22,17 +22,14 @@ pub(super) const FACES_MIXED: u8 = 0;
 pub(super) const FACES_ANY: u8 = 3;
 
 /// Which body's faces a bundle's points lie on ([`FACES_A`], [`FACES_B`] or
-/// [`FACES_MIXED`]), from the lanes' `plane_a` masks, or [`FACES_ANY`] when
-/// some lane is two core points.
-pub(super) fn faces_of(points: &[FeatureW; 2], fill: u8) -> u8 {
+/// [`FACES_MIXED`]), from the lanes' `plane_a` bits, or [`FACES_ANY`] when
+/// some lane is two core points (`core_points`).
+pub(super) fn faces_of(plane_a: [u8; 2], core_points: [u8; 2], fill: u8) -> u8 {
     let used = lanes_mask(fill);
-    if points
-        .iter()
-        .any(|p| p.points.to_bitmask() as u8 & used != 0)
-    {
+    if core_points.iter().any(|&p| p & used != 0) {
         return FACES_ANY;
     }
-    let masks = points.map(|p| p.plane_a.to_bitmask() as u8 & used);
+    let masks = plane_a.map(|m| m & used);
     if masks.iter().all(|&m| m == used) {
         FACES_A
     } else if masks.iter().all(|&m| m == 0) {
@@ -50,10 +47,17 @@ pub(super) fn faces_of(points: &[FeatureW; 2], fill: u8) -> u8 {
 /// of boxes every bundle has all its faces on A).
 #[inline(always)]
 pub(super) fn lane_geometry<const FACES: u8>(
-    p: &FeatureW,
+    g: &GeometryBundle,
+    k: usize,
     qa: &PoseW,
     qb: &PoseW,
 ) -> (F, V2, V2, V2) {
+    let p = &g.points[k];
+    // The kinds' lane masks (the cases that need no picking need none).
+    let (plane_a, core_points) = match FACES {
+        FACES_A | FACES_B => (F::ZERO, F::ZERO),
+        _ => (bits_mask(g.plane_a[k]), bits_mask(g.core_points[k])),
+    };
     let ab = p.ab + (qb.dp - qa.dp);
     let pa = qa.dq.apply(p.fa);
     let pb = ab + qb.dq.apply(p.fb);
@@ -61,15 +65,15 @@ pub(super) fn lane_geometry<const FACES: u8>(
         FACES_A => (qa.dq.apply(p.fnormal), pa, pb),
         FACES_B => (qb.dq.apply(p.fnormal), pb, pa),
         FACES_MIXED => (
-            RotW::select(p.plane_a, qa.dq, qb.dq).apply(p.fnormal),
-            V2::select(p.plane_a, pa, pb),
-            V2::select(p.plane_a, pb, pa),
+            RotW::select(plane_a, qa.dq, qb.dq).apply(p.fnormal),
+            V2::select(plane_a, pa, pb),
+            V2::select(plane_a, pb, pa),
         ),
         // Two core points: a face of B, whose normal turns with A.
         _ => (
-            RotW::select(p.plane_a | p.points, qa.dq, qb.dq).apply(p.fnormal),
-            V2::select(p.plane_a, pa, pb),
-            V2::select(p.plane_a, pb, pa),
+            RotW::select(plane_a | core_points, qa.dq, qb.dq).apply(p.fnormal),
+            V2::select(plane_a, pa, pb),
+            V2::select(plane_a, pb, pa),
         ),
     };
     let d = other - face;
@@ -80,14 +84,14 @@ pub(super) fn lane_geometry<const FACES: u8>(
     // measured from that end, along the line between them.
     let mut beyond = ge(p.flength, F::ZERO) & gt(md, F::ZERO) & (lt(u, F::ZERO) | gt(u, p.flength));
     if FACES == FACES_ANY {
-        beyond |= p.points;
+        beyond |= core_points;
     }
     // The direction `g` from the face to the point (the normal up to sign),
     // and the separation.
     let (g, s) = if beyond.any() {
         let mut end = face + clamp(u, F::ZERO, p.flength) * t;
         if FACES == FACES_ANY {
-            end = V2::select(p.points, face, end);
+            end = V2::select(core_points, face, end);
         }
         let w = other - end;
         let len = w.dot(w).sqrt();
@@ -102,7 +106,7 @@ pub(super) fn lane_geometry<const FACES: u8>(
     let n = match FACES {
         FACES_A => g,
         FACES_B => -g,
-        _ => V2::select(p.plane_a, g, -g),
+        _ => V2::select(plane_a, g, -g),
     };
     let anchor = other - (p.point_radius + F::splat(0.5) * s) * g;
     (s, n, anchor, ab)

@@ -33,8 +33,8 @@ use super::{
 };
 use crate::dynamics::schedule::Wavefront;
 use crate::dynamics::simd::{
-    clamp, cross, cross_sv, ge, gt, inv_or_zero, lanes_mask, le, lt, max, select, BodyW, PoseW,
-    RotW, F, LANES, V2,
+    bits_mask, clamp, cross, cross_sv, ge, gt, inv_or_zero, lanes_mask, le, lt, max, select, BodyW,
+    PoseW, RotW, F, LANES, V2,
 };
 use crate::dynamics::solver_body::{SolverBody, SolverPose};
 use crate::math::Vec2;
@@ -121,9 +121,8 @@ struct VelocityBundle {
 }
 
 /// One feature point of a bundle's lanes, as `FeaturePoint` (the tests'
-/// scalar form). `plane_a` is set (all ones) in the lanes whose face is
-/// A's, `points` in the lanes of two core points (`FeatureKind::Points`),
-/// whose `fnormal` is stored negated (see `geometry`).
+/// scalar form); its kind is in the bundle ([`GeometryBundle::plane_a`]).
+/// Two core points' `fnormal` is stored negated (see `geometry`).
 #[derive(Clone, Copy, Debug, Default)]
 struct FeatureW {
     ab: V2,
@@ -133,8 +132,6 @@ struct FeatureW {
     flength: F,
     radius: F,
     point_radius: F,
-    plane_a: F,
-    points: F,
 }
 
 /// A bundle's constraints' geometry, as `ContactGeometry` (the tests' scalar form).
@@ -151,6 +148,12 @@ struct GeometryBundle {
     /// The lanes' feature kinds ([`FACES_A`], [`FACES_B`], [`FACES_MIXED`],
     /// [`FACES_ANY`]), set when the bundle is built.
     faces: u8,
+    /// Per point, one bit per lane: the lane's face is A's (`PlaneA`), and
+    /// the lane's features are two core points (`Points`). Bits, not lane
+    /// masks, so that a point's geometry takes 16 bytes a lane fewer to
+    /// stream (the masks are made when the passes need them, [`bits_mask`]).
+    plane_a: [u8; 2],
+    core_points: [u8; 2],
     /// The bodies' inverse masses and inertias, which the position pass
     /// reads (fixed through the step), stored with the bundle when it is
     /// built so that the pass need not gather them.
@@ -363,11 +366,7 @@ fn put(x: &mut F, l: usize, v: f32) {
 /// a mask for `select`.
 #[inline(always)]
 fn lanes_f(bits: u8) -> F {
-    let mut m = F::ZERO;
-    for l in (0..LANES).filter(|l| bits >> l & 1 == 1) {
-        put(&mut m, l, f32::from_bits(u32::MAX));
-    }
-    m
+    bits_mask(bits)
 }
 
 #[cfg(test)]

@@ -35,17 +35,18 @@ pub(super) struct Substep<'a> {
 #[inline(always)]
 pub(super) fn point_anchors<const FACES: u8>(
     p: &mut PointW,
-    f: &FeatureW,
+    g: &GeometryBundle,
+    k: usize,
     st: &Substep,
 ) -> (F, F, V2, F, V2, V2) {
     let (ba, bb) = (st.ba, st.bb);
     p.normal_impulse = select(st.fresh, F::ZERO, p.normal_impulse);
     p.tangent_impulse = select(st.fresh, F::ZERO, p.tangent_impulse);
-    let (s, n, ra, ab) = lane_geometry::<FACES>(f, st.qa, st.qb);
+    let (s, n, ra, ab) = lane_geometry::<FACES>(g, k, st.qa, st.qb);
     let rb = ra - ab;
     let mut curve = F::ZERO;
     if let Some((qa1, qb1)) = st.predicted {
-        let (s1, ..) = lane_geometry::<FACES>(f, qa1, qb1);
+        let (s1, ..) = lane_geometry::<FACES>(g, k, qa1, qb1);
         let dv = relative_velocity(ba, bb, ra, rb);
         curve = select(st.curved, s1 - s - st.h * dv.dot(n), F::ZERO);
     }

@@ -162,8 +162,8 @@ pub(super) fn position_block_on<const FACES: u8>(
     fraction: Fraction,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
-    let (s1, n1, ra1, ab1) = lane_geometry::<FACES>(&g.points[0], &qa, &qb);
-    let (s2, n2, ra2, ab2) = lane_geometry::<FACES>(&g.points[1], &qa, &qb);
+    let (s1, n1, ra1, ab1) = lane_geometry::<FACES>(g, 0, &qa, &qb);
+    let (s2, n2, ra2, ab2) = lane_geometry::<FACES>(g, 1, &qa, &qb);
     let (c1, c2) = (fraction.target(s1, prm), fraction.target(s2, prm));
     let active = lt(c1, F::ZERO) | lt(c2, F::ZERO);
     if !active.any() {

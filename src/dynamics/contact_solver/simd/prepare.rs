@@ -52,7 +52,9 @@ impl ContactBundles {
         );
 
         // What each lane's contact gives without arithmetic goes straight
-        // into the bundle, with its feature points relative to the centres.
+        // into the bundle, with its feature points relative to the centres
+        // (the kinds' bits gathered here and stored once).
+        let (mut plane_a, mut core_points) = ([0u8; 2], [0u8; 2]);
         for (l, src) in sources.iter().enumerate() {
             let m = src.manifold;
             debug_assert_eq!(m.count == 1, single, "mixed bundle");
@@ -61,16 +63,20 @@ impl ContactBundles {
             v.count[l] = m.count as u8;
             g.a[l] = src.a;
             g.b[l] = src.b;
-            for (p, f) in g.points.iter_mut().zip(src.features).take(count) {
+            for (k, f) in src.features.iter().enumerate().take(count) {
+                let p = &mut g.points[k];
                 p.fa.set_lane(l, f.pa - src.center_a);
                 p.fb.set_lane(l, f.pb - src.center_b);
                 p.set_face(l, f.kind, f.normal, f.length, f.radius, f.point_radius);
+                let (a, c) = bundle::kind_bits(f.kind, l);
+                plane_a[k] |= a;
+                core_points[k] |= c;
             }
         }
         if single {
             // The scalar's unused second point is the default feature, a
             // face of A.
-            g.points[1].plane_a = F::splat(f32::from_bits(u32::MAX));
+            plane_a[1] = lanes_mask(LANES as u8);
         }
         // The rest, lane by lane, for the arithmetic (each array is made
         // whole from its lanes: nothing is zeroed first and read back).
@@ -168,7 +174,8 @@ impl ContactBundles {
         self.pairs.push([v.a, v.b]);
         v.writes = Writes::new(&v.a, &v.b, fill, bodies);
         g.writes = v.writes;
-        g.faces = faces_of(&g.points, fill);
+        (g.plane_a, g.core_points) = (plane_a, core_points);
+        g.faces = faces_of(plane_a, core_points, fill);
         (g.inv_mass_a, g.inv_inertia_a) = (sa.inv_mass, sa.inv_inertia);
         (g.inv_mass_b, g.inv_inertia_b) = (sb.inv_mass, sb.inv_inertia);
         (v.inv_mass_a, v.inv_inertia_a) = (sa.inv_mass, sa.inv_inertia);

@@ -63,7 +63,7 @@ fn update_single_on<const FACES: u8>(
         inv_h: F::splat(inv_h),
         max_push: F::splat(max_push),
     };
-    point_anchors::<FACES>(&mut c.points[0], &g.points[0], &step);
+    point_anchors::<FACES>(&mut c.points[0], g, 0, &step);
 }
 
 /// The velocity pass of a one-point bundle in lanes: friction, the normal
@@ -130,7 +130,7 @@ fn position_single_on<const FACES: u8>(
     fraction: Fraction,
     prm: &SolverParams,
 ) -> Option<(PoseW, PoseW)> {
-    let (s, n, ra, ab) = lane_geometry::<FACES>(&g.points[0], &qa, &qb);
+    let (s, n, ra, ab) = lane_geometry::<FACES>(g, 0, &qa, &qb);
     let correction = fraction.target(s, prm);
     let active = lt(correction, F::ZERO);
     if !active.any() {

@@ -141,10 +141,10 @@ pub(super) fn update_block_on<const FACES: u8>(
         inv_h,
         max_push,
     };
-    let anchors = |p: &mut PointW, f: &FeatureW| point_anchors::<FACES>(p, f, &step);
+    let anchors = |p: &mut PointW, k: usize| point_anchors::<FACES>(p, g, k, &step);
     let [p1, p2] = &mut c.points;
-    let (a1, b1, n1, s1, ra1, rb1) = anchors(p1, &g.points[0]);
-    let (a2, b2, n2, s2, ra2, rb2) = anchors(p2, &g.points[1]);
+    let (a1, b1, n1, s1, ra1, rb1) = anchors(p1, 0);
+    let (a2, b2, n2, s2, ra2, rb2) = anchors(p2, 1);
     if let Quiet::Mark { depth, span } = quiet {
         let (depth, span) = (F::splat(depth), F::splat(span));
         let steady = |s: F, n: V2, ra: V2, rb: V2| {

@@ -213,7 +213,7 @@ fn bundle(
 fn finish(vb: &mut VelocityBundle, gb: &mut GeometryBundle, fill: usize, bodies: &[SolverBody]) {
     vb.writes = Writes::new(&vb.a, &vb.b, fill as u8, bodies);
     gb.writes = vb.writes;
-    gb.faces = faces_of(&gb.points, fill as u8);
+    gb.faces = faces_of(gb.plane_a, gb.core_points, fill as u8);
     gb.set_masses(bodies);
     (vb.inv_mass_a, vb.inv_inertia_a) = (gb.inv_mass_a, gb.inv_inertia_a);
     (vb.inv_mass_b, vb.inv_inertia_b) = (gb.inv_mass_b, gb.inv_inertia_b);
