@@ -169,9 +169,10 @@ mod tests {
         assert!(size - 1 - probes[probes.len() - 1] < 64, "{probes:?}");
     }
 
-    /// The prefetches of a two-point bundle reach every cache line the
-    /// bundle spans (the last field of each kind is what may move when a
-    /// field is added: this fails until its prefetch is added too).
+    /// The fields the prefetches of a two-point bundle name (listed here as
+    /// in `prefetch`) reach every cache line the bundle spans, whatever
+    /// order the compiler gives its fields. Fields added to a bundle but
+    /// not to `prefetch` fail this once they leave a line unreached.
     #[test]
     fn prefetch_covers_every_line() {
         let points = offset_of!(GeometryBundle, points);
