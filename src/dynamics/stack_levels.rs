@@ -101,7 +101,8 @@ impl StackLevels {
         self.hold.clear();
         // Where no contact could hold a body (no gravity: nothing rests on
         // anything, as in `smash`), the levels are not needed. The last
-        // search's input and levels stay as they were, a pair.
+        // search's input and its levels are left as they were, so that a
+        // later step that repeats that input may keep those levels.
         if !self.rise.iter().any(|r| r.abs() >= SUPPORT_COS) {
             self.hold.resize(self.contacts.len(), 0);
             return;
