@@ -88,7 +88,7 @@ impl VelocityBundle {
     /// anchor update changed since `old`: the quiet lanes keep their
     /// anchors (see [`Quiet`]).
     pub(super) fn keep_lanes(&mut self, old: &VelocityBundle, lanes: u8) {
-        let m = lanes_f(lanes);
+        let m = bits_mask(lanes);
         let keep = |x: &mut F, o: F| *x = select(m, o, *x);
         keep(&mut self.k11, old.k11);
         keep(&mut self.k12, old.k12);

@@ -362,12 +362,5 @@ fn put(x: &mut F, l: usize, v: f32) {
     x.as_mut_array()[l] = v;
 }
 
-/// All ones in the lanes of `bits` (bit `l` for lane `l`), zero elsewhere:
-/// a mask for `select`.
-#[inline(always)]
-fn lanes_f(bits: u8) -> F {
-    bits_mask(bits)
-}
-
 #[cfg(test)]
 mod tests;

@@ -45,11 +45,11 @@ pub(crate) fn solve_positions(
     // they are held on both sides: they move nothing and are not stored.
     let plan = |i: usize| {
         let (mask, h) = (alternate[i], held[i]);
-        let deep = select(lanes_f(free[i]), deep, F::splat(f32::INFINITY));
+        let deep = select(bits_mask(free[i]), deep, F::splat(f32::INFINITY));
         match pass {
             PositionPass::All { alternate } => {
                 let alternate = F::splat(alternate.position_correction);
-                let beta = select(lanes_f(mask), alternate, every);
+                let beta = select(bits_mask(mask), alternate, every);
                 Some((Fraction { beta, deep }, h))
             }
             PositionPass::Jointed if mask == lanes_mask(LANES as u8) => None,

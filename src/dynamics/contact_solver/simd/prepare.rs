@@ -102,7 +102,7 @@ impl ContactBundles {
             lane(&|s| s.manifold.normal.y),
         );
         let t = V2::new(n.y, -n.x);
-        let mut impact = lanes_f(0);
+        let mut impact = F::ZERO;
         let mut approach_speed = [F::ZERO; 2];
         for (k, approach) in approach_speed.iter_mut().enumerate().take(count) {
             let p = V2::new(
