@@ -335,6 +335,11 @@ impl World {
         let n = self.slots.len();
         let dragged = self.drag.map(|d| d.body.index);
         let start = &self.scratch.step_start;
+        // Whether any body has rested long enough to sleep: an island sleeps
+        // only when every body in it has, so without one no island can, and
+        // the islands are not built (bodies that never rest, as in a turning
+        // drum, pay only this loop).
+        let mut ready = false;
         for (i, slot) in self.slots.iter_mut().enumerate() {
             let Some(b) = slot.body.as_mut() else {
                 continue;
@@ -384,6 +389,10 @@ impl World {
                 b.rest_w = b.moved_w;
             }
             b.sleep_time += s.dt;
+            ready |= b.sleep_time >= s.time_to_sleep;
+        }
+        if !ready {
+            return;
         }
         let uf = &mut self.scratch.islands;
         uf.reset(n);
