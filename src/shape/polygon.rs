@@ -16,14 +16,91 @@ use crate::math::{cross, Vec2};
 use serde::{Deserialize, Serialize};
 
 /// A strictly convex polygon with counter-clockwise vertices.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 #[serde(try_from = "Vec<Vec2>", into = "Vec<Vec2>")]
 pub struct Polygon {
-    vertices: Vec<Vec2>,
-    normals: Vec<Vec2>,
+    points: Points,
     /// Largest distance of a vertex from the origin (m), computed once: the
     /// narrowphase asks for it for every contact every step.
     bounding_radius: f32,
+}
+
+/// Vertex count up to which a polygon holds its vertices and normals in
+/// itself (Box2D v3's largest polygon), where the narrowphase reads them
+/// with the shape: behind pointers, they cost two more cache misses for
+/// each polygon of each pair (in Box2D's `compounds` the narrowphase's
+/// largest wait was on the vertices' load).
+const INLINE_VERTICES: usize = 8;
+
+/// A polygon's vertices and normals: in place up to [`INLINE_VERTICES`]
+/// vertices (the unused entries zero), on the heap beyond.
+#[derive(Clone)]
+enum Points {
+    Inline {
+        count: u8,
+        vertices: [Vec2; INLINE_VERTICES],
+        normals: [Vec2; INLINE_VERTICES],
+    },
+    Heap {
+        vertices: Vec<Vec2>,
+        normals: Vec<Vec2>,
+    },
+}
+
+impl Points {
+    fn new(vertices: Vec<Vec2>, normals: Vec<Vec2>) -> Points {
+        debug_assert_eq!(vertices.len(), normals.len());
+        let n = vertices.len();
+        if n > INLINE_VERTICES {
+            return Points::Heap { vertices, normals };
+        }
+        let mut inline = ([Vec2::ZERO; INLINE_VERTICES], [Vec2::ZERO; INLINE_VERTICES]);
+        inline.0[..n].copy_from_slice(&vertices);
+        inline.1[..n].copy_from_slice(&normals);
+        Points::Inline {
+            count: n as u8,
+            vertices: inline.0,
+            normals: inline.1,
+        }
+    }
+
+    #[inline]
+    fn vertices(&self) -> &[Vec2] {
+        match self {
+            Points::Inline {
+                count, vertices, ..
+            } => &vertices[..*count as usize],
+            Points::Heap { vertices, .. } => vertices,
+        }
+    }
+
+    #[inline]
+    fn normals(&self) -> &[Vec2] {
+        match self {
+            Points::Inline { count, normals, .. } => &normals[..*count as usize],
+            Points::Heap { normals, .. } => normals,
+        }
+    }
+}
+
+/// Equal vertices, normals and bounding radius, wherever they are kept.
+impl PartialEq for Polygon {
+    fn eq(&self, other: &Polygon) -> bool {
+        self.vertices() == other.vertices()
+            && self.normals() == other.normals()
+            && self.bounding_radius == other.bounding_radius
+    }
+}
+
+/// As a derived `Debug` of the three fields, wherever they are kept.
+impl std::fmt::Debug for Polygon {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Polygon")
+            .field("vertices", &self.vertices())
+            .field("normals", &self.normals())
+            .field("bounding_radius", &self.bounding_radius)
+            .finish()
+    }
 }
 
 impl TryFrom<Vec<Vec2>> for Polygon {
@@ -35,7 +112,7 @@ impl TryFrom<Vec<Vec2>> for Polygon {
 
 impl From<Polygon> for Vec<Vec2> {
     fn from(p: Polygon) -> Self {
-        p.vertices
+        p.vertices().to_vec()
     }
 }
 
@@ -251,8 +328,7 @@ impl Polygon {
             .collect();
         let bounding_radius = vertices.iter().fold(0.0f32, |m, v| m.max(v.length()));
         Polygon {
-            vertices,
-            normals,
+            points: Points::new(vertices, normals),
             bounding_radius,
         }
     }
@@ -261,7 +337,7 @@ impl Polygon {
     /// [`Polygon::rect`]`(hx, hy)`, compared bit for bit (NaN included): a
     /// box, whose half extents [`Polygon::rect`] takes on trust.
     pub(crate) fn box_half_extents(&self) -> Option<Vec2> {
-        let h = *self.vertices.get(2)?;
+        let h = *self.vertices().get(2)?;
         let same = |a: &[Vec2], b: &[Vec2]| {
             a.len() == b.len()
                 && a.iter()
@@ -274,7 +350,7 @@ impl Polygon {
             h,
             Vec2::new(-h.x, h.y),
         ];
-        same(&self.vertices, &corners).then_some(h)
+        same(self.vertices(), &corners).then_some(h)
     }
 
     /// Largest distance of a vertex from the origin (m).
@@ -286,21 +362,21 @@ impl Polygon {
     /// Counter-clockwise vertices in the body frame.
     #[inline]
     pub fn vertices(&self) -> &[Vec2] {
-        &self.vertices
+        self.points.vertices()
     }
 
     /// Outward unit normals; `normals()[i]` belongs to the edge from vertex `i` to `i + 1`.
     #[inline]
     pub fn normals(&self) -> &[Vec2] {
-        &self.normals
+        self.points.normals()
     }
 
     /// Index of the vertex farthest along `dir` (the first one on ties).
     #[inline]
     pub fn support_index(&self, dir: Vec2) -> usize {
         let mut best = 0;
-        let mut best_d = self.vertices[0].dot(dir);
-        for (i, v) in self.vertices.iter().enumerate().skip(1) {
+        let mut best_d = self.vertices()[0].dot(dir);
+        for (i, v) in self.vertices().iter().enumerate().skip(1) {
             let d = v.dot(dir);
             if d > best_d {
                 best = i;
@@ -313,13 +389,13 @@ impl Polygon {
     /// Area (m²), centroid and second moment of area about the centroid (m⁴).
     pub fn area_centroid_moment(&self) -> (f32, Vec2, f32) {
         // Triangle fan from the first vertex; work relative to it for precision.
-        let o = self.vertices[0];
+        let o = self.vertices()[0];
         let mut area = 0.0;
         let mut center = Vec2::ZERO;
         let mut moment = 0.0;
-        for i in 1..self.vertices.len() - 1 {
-            let e1 = self.vertices[i] - o;
-            let e2 = self.vertices[i + 1] - o;
+        for i in 1..self.vertices().len() - 1 {
+            let e1 = self.vertices()[i] - o;
+            let e2 = self.vertices()[i + 1] - o;
             let d = cross(e1, e2);
             let tri_area = 0.5 * d;
             area += tri_area;
@@ -342,6 +418,51 @@ mod tests {
 
     fn v(x: f32, y: f32) -> Vec2 {
         Vec2::new(x, y)
+    }
+
+    /// Regular polygons held in place (up to `INLINE_VERTICES` vertices)
+    /// and on the heap (beyond) keep their vertices and normals, compare,
+    /// print and serialize alike.
+    #[test]
+    fn inline_and_heap_polygons_behave_alike() {
+        for n in [
+            3,
+            4,
+            INLINE_VERTICES,
+            INLINE_VERTICES + 1,
+            MAX_POLYGON_VERTICES,
+        ] {
+            let ring: Vec<Vec2> = (0..n)
+                .map(|i| {
+                    let a = i as f32 / n as f32 * std::f32::consts::TAU;
+                    v(libm::cosf(a), libm::sinf(a))
+                })
+                .collect();
+            let p = Polygon::new(&ring).unwrap();
+            assert_eq!(
+                matches!(p.points, Points::Inline { .. }),
+                n <= INLINE_VERTICES
+            );
+            assert_eq!(p.vertices(), &ring[..], "{n}");
+            assert_eq!(p.normals().len(), n);
+            for (i, normal) in p.normals().iter().enumerate() {
+                let e = ring[(i + 1) % n] - ring[i];
+                assert_eq!(*normal, Vec2::new(e.y, -e.x).normalize(), "{n} {i}");
+            }
+            let text = ron::to_string(&p).unwrap();
+            assert_eq!(ron::from_str::<Polygon>(&text).unwrap(), p, "{n}");
+            let shown = format!("{p:?}");
+            let expected = format!(
+                "Polygon {{ vertices: {:?}, normals: {:?}, bounding_radius: {:?} }}",
+                p.vertices(),
+                p.normals(),
+                p.bounding_radius()
+            );
+            assert_eq!(shown, expected);
+            let mut other = ring.clone();
+            other[1] = other[1] * 0.999;
+            assert_ne!(Polygon::new(&other).unwrap(), p, "{n}");
+        }
     }
 
     #[test]
