@@ -13,7 +13,12 @@
 use super::error::ShapeError;
 use super::{MAX_COORDINATE, MAX_POLYGON_VERTICES};
 use crate::math::{cross, Vec2};
+use points::Points;
+#[cfg(test)]
+use points::INLINE_VERTICES;
 use serde::{Deserialize, Serialize};
+
+mod points;
 
 /// A strictly convex polygon with counter-clockwise vertices.
 #[derive(Clone, Serialize, Deserialize)]
@@ -23,64 +28,6 @@ pub struct Polygon {
     /// Largest distance of a vertex from the origin (m), computed once: the
     /// narrowphase asks for it for every contact every step.
     bounding_radius: f32,
-}
-
-/// Vertex count up to which a polygon holds its vertices and normals in
-/// itself (Box2D v3's largest polygon), where the narrowphase reads them
-/// with the shape: behind pointers, they cost two more cache misses for
-/// each polygon of each pair (in Box2D's `compounds` the narrowphase's
-/// largest wait was on the vertices' load).
-const INLINE_VERTICES: usize = 8;
-
-/// A polygon's vertices and normals: in place up to [`INLINE_VERTICES`]
-/// vertices (the unused entries zero), on the heap beyond.
-#[derive(Clone)]
-enum Points {
-    Inline {
-        count: u8,
-        vertices: [Vec2; INLINE_VERTICES],
-        normals: [Vec2; INLINE_VERTICES],
-    },
-    Heap {
-        vertices: Vec<Vec2>,
-        normals: Vec<Vec2>,
-    },
-}
-
-impl Points {
-    fn new(vertices: Vec<Vec2>, normals: Vec<Vec2>) -> Points {
-        debug_assert_eq!(vertices.len(), normals.len());
-        let n = vertices.len();
-        if n > INLINE_VERTICES {
-            return Points::Heap { vertices, normals };
-        }
-        let mut inline = ([Vec2::ZERO; INLINE_VERTICES], [Vec2::ZERO; INLINE_VERTICES]);
-        inline.0[..n].copy_from_slice(&vertices);
-        inline.1[..n].copy_from_slice(&normals);
-        Points::Inline {
-            count: n as u8,
-            vertices: inline.0,
-            normals: inline.1,
-        }
-    }
-
-    #[inline]
-    fn vertices(&self) -> &[Vec2] {
-        match self {
-            Points::Inline {
-                count, vertices, ..
-            } => &vertices[..*count as usize],
-            Points::Heap { vertices, .. } => vertices,
-        }
-    }
-
-    #[inline]
-    fn normals(&self) -> &[Vec2] {
-        match self {
-            Points::Inline { count, normals, .. } => &normals[..*count as usize],
-            Points::Heap { normals, .. } => normals,
-        }
-    }
 }
 
 /// Equal vertices, normals and bounding radius, wherever they are kept.
@@ -460,7 +407,7 @@ mod tests {
             );
             assert_eq!(shown, expected);
             let mut other = ring.clone();
-            other[1] = other[1] * 0.999;
+            other[1] *= 0.999;
             assert_ne!(Polygon::new(&other).unwrap(), p, "{n}");
         }
     }
