@@ -322,8 +322,9 @@ impl Polygon {
     #[inline]
     pub fn support_index(&self, dir: Vec2) -> usize {
         let mut best = 0;
-        let mut best_d = self.vertices()[0].dot(dir);
-        for (i, v) in self.vertices().iter().enumerate().skip(1) {
+        let vertices = self.vertices();
+        let mut best_d = vertices[0].dot(dir);
+        for (i, v) in vertices.iter().enumerate().skip(1) {
             let d = v.dot(dir);
             if d > best_d {
                 best = i;
@@ -336,13 +337,14 @@ impl Polygon {
     /// Area (m²), centroid and second moment of area about the centroid (m⁴).
     pub fn area_centroid_moment(&self) -> (f32, Vec2, f32) {
         // Triangle fan from the first vertex; work relative to it for precision.
-        let o = self.vertices()[0];
+        let vertices = self.vertices();
+        let o = vertices[0];
         let mut area = 0.0;
         let mut center = Vec2::ZERO;
         let mut moment = 0.0;
-        for i in 1..self.vertices().len() - 1 {
-            let e1 = self.vertices()[i] - o;
-            let e2 = self.vertices()[i + 1] - o;
+        for i in 1..vertices.len() - 1 {
+            let e1 = vertices[i] - o;
+            let e2 = vertices[i + 1] - o;
             let d = cross(e1, e2);
             let tri_area = 0.5 * d;
             area += tri_area;

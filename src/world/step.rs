@@ -338,8 +338,8 @@ impl World {
         // Whether any body has rested long enough to sleep: an island sleeps
         // only when every body in it has, so without one no island can, and
         // the islands are not built (bodies that never rest, as in a turning
-        // drum, pay only this loop).
-        let mut ready = false;
+        // drum, pay only this loop). With no time to wait, every body has.
+        let mut ready = s.time_to_sleep <= 0.0;
         for (i, slot) in self.slots.iter_mut().enumerate() {
             let Some(b) = slot.body.as_mut() else {
                 continue;
@@ -458,6 +458,27 @@ mod tests {
     use crate::math::Vec2;
     use crate::shape::Shape;
     use crate::world::{World, WorldSettings};
+
+    /// With no time to rest first (`time_to_sleep` 0), an island sleeps at
+    /// the end of its step, however fast it moves, as it did before the
+    /// islands were skipped while no body had rested long enough.
+    #[test]
+    fn no_time_to_sleep_puts_a_thrown_body_to_sleep_at_once() {
+        for (time, asleep) in [(0.0, true), (0.5, false)] {
+            let mut w = World::new(WorldSettings {
+                time_to_sleep: time,
+                ..WorldSettings::default()
+            });
+            let id = w
+                .add_body(
+                    BodyDef::new(Shape::rect(0.5, 0.5), Vec2::new(0.0, 10.0))
+                        .velocity(Vec2::new(10.0, 0.0)),
+                )
+                .unwrap();
+            w.step();
+            assert_eq!(!w.body(id).unwrap().awake, asleep, "{time}");
+        }
+    }
 
     /// The step keeps its contact list when no pair came or went; through
     /// removals, additions and settling, the list must
