@@ -300,7 +300,7 @@ pub(crate) fn build(src: &Source, sa: &SolverBody, sb: &SolverBody, gravity: Vec
             vn0 = dv.dot(n);
             let a_n = gravity.dot(n) * (gravity_b - gravity_a);
             if vn0 < 0.0 && mp.separation > 0.0 && a_n < 0.0 {
-                vn0 = -libm::sqrtf(vn0 * vn0 - 2.0 * a_n * mp.separation);
+                vn0 = -(vn0 * vn0 - 2.0 * a_n * mp.separation).sqrt();
             }
         }
         approach[i] = vn0;

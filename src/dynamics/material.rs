@@ -27,7 +27,7 @@ impl Default for Material {
 /// surface makes the contact frictionless (as in Box2D).
 #[inline]
 pub fn mix_friction(a: f32, b: f32) -> f32 {
-    libm::sqrtf(a * b)
+    (a * b).sqrt()
 }
 
 /// Restitution at a contact: the larger of the two, so a bouncy ball bounces on

@@ -97,7 +97,7 @@ impl Rot {
     pub fn integrate(self, dangle: f32) -> Rot {
         let c = self.cos - dangle * self.sin;
         let s = self.sin + dangle * self.cos;
-        let mag = libm::sqrtf(c * c + s * s);
+        let mag = (c * c + s * s).sqrt();
         let inv = if mag > 0.0 { 1.0 / mag } else { 0.0 };
         Rot {
             cos: c * inv,

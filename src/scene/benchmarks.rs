@@ -372,7 +372,7 @@ fn junkyard(out: &mut Vec<BodySpec>) {
     // Five points of a Fibonacci spiral on a circle of radius 0.25, in hull
     // order (Box2D takes their convex hull).
     let radius = 0.25f32;
-    let phi = std::f32::consts::PI * (libm::sqrtf(5.0) - 1.0);
+    let phi = std::f32::consts::PI * (5f32.sqrt() - 1.0);
     let mut points: Vec<(f32, Vec2)> = (0..5)
         .map(|i| {
             let t = phi * i as f32;
@@ -434,7 +434,7 @@ fn box2d_cos_sin(x: f32) -> (f32, f32) {
     } else {
         bhaskara_sin(x)
     };
-    let mag = libm::sqrtf(s * s + c * c);
+    let mag = (s * s + c * c).sqrt();
     let inv = if mag > 0.0 { 1.0 / mag } else { 0.0 };
     (c * inv, s * inv)
 }

@@ -267,8 +267,8 @@ impl Shape {
                 // The support along world x of an ellipse rotated by θ is
                 // sqrt(rx² cos²θ + ry² sin²θ); likewise for y. Exact.
                 let (c, s) = (xf.rot.cos, xf.rot.sin);
-                let ex = libm::sqrtf(rx * rx * c * c + ry * ry * s * s);
-                let ey = libm::sqrtf(rx * rx * s * s + ry * ry * c * c);
+                let ex = (rx * rx * c * c + ry * ry * s * s).sqrt();
+                let ey = (rx * rx * s * s + ry * ry * c * c).sqrt();
                 let e = Vec2::new(ex, ey);
                 Aabb::new(xf.translation - e, xf.translation + e)
             }
@@ -386,7 +386,7 @@ fn polygon_aabb(p: &Polygon, xf: &Iso) -> Aabb {
 #[inline]
 pub fn ellipse_support(rx: f32, ry: f32, d: Vec2) -> Vec2 {
     let a = Vec2::new(rx * rx * d.x, ry * ry * d.y);
-    let k = libm::sqrtf(rx * rx * d.x * d.x + ry * ry * d.y * d.y);
+    let k = (rx * rx * d.x * d.x + ry * ry * d.y * d.y).sqrt();
     if k > 0.0 {
         a / k
     } else {

@@ -71,7 +71,7 @@ mod tests {
                 let th = amplitude * libm::sinf(phase + 0.1 * k as f32);
                 let (s, c) = (libm::sinf(th), libm::cosf(th));
                 // The support distance downwards, and the lowest point.
-                let h = libm::sqrtf(rx * rx * s * s + ry * ry * c * c);
+                let h = (rx * rx * s * s + ry * ry * c * c).sqrt();
                 let gap = rng.random_range(-5e-4f32..5e-4);
                 let centre = Vec2::new(0.01 * k as f32, h + gap);
                 let xe = Iso::new(centre, th);

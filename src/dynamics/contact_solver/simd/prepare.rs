@@ -161,7 +161,7 @@ impl ContactBundles {
                 let mut vn0 = get(&approach_speed[k], l);
                 let a_n = gravity.dot(n) * (src.gravity_b - src.gravity_a);
                 if vn0 < 0.0 && mp.separation > 0.0 && a_n < 0.0 {
-                    vn0 = -libm::sqrtf(vn0 * vn0 - 2.0 * a_n * mp.separation);
+                    vn0 = -(vn0 * vn0 - 2.0 * a_n * mp.separation).sqrt();
                 }
                 info.approach[k] = vn0;
             }

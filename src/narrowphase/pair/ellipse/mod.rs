@@ -108,7 +108,7 @@ pub(crate) fn point_ellipse(rx: f32, ry: f32, p: Vec2) -> Option<(f32, Vec2, Vec
         let (i0, i1) = ((t + a1) * inv, (t + a0) * inv);
         let (r0, r1) = (b0 * i0, b1 * i1);
         let s2 = r0 * r0 + r1 * r1;
-        let m = libm::sqrtf(s2);
+        let m = s2.sqrt();
         // −φ/φ' = (|r| − 1)·|r|² / Σ rᵢ²/(t + aᵢ).
         let dt = (m - 1.0) * s2 / (r0 * r0 * i0 + r1 * r1 * i1);
         if dt.is_nan() || dt <= 0.0 {
@@ -121,7 +121,7 @@ pub(crate) fn point_ellipse(rx: f32, ry: f32, p: Vec2) -> Option<(f32, Vec2, Vec
     }
     let (i0, i1) = (1.0 / (t + a0), 1.0 / (t + a1));
     let w = Vec2::new(y0 * i0, y1 * i1);
-    let len = libm::sqrtf(w.x * w.x + w.y * w.y);
+    let len = (w.x * w.x + w.y * w.y).sqrt();
     let distance = t * len;
     if !(distance > 0.0 && distance.is_finite()) {
         return None;
@@ -136,7 +136,7 @@ pub(crate) fn point_ellipse(rx: f32, ry: f32, p: Vec2) -> Option<(f32, Vec2, Vec
 /// The ellipse's support value `h(d) = max over the ellipse of d·x`.
 #[inline]
 pub(super) fn support_value(a0: f32, a1: f32, d: Vec2) -> f32 {
-    libm::sqrtf(a0 * d.x * d.x + a1 * d.y * d.y)
+    (a0 * d.x * d.x + a1 * d.y * d.y).sqrt()
 }
 
 /// What the walk is looking at.
@@ -193,7 +193,7 @@ pub(crate) fn core_distance(
         let m01 = 2.0 * (a1 - a0) * co * si;
         let mut bi = 0;
         for (i, (v, nl)) in verts.iter().zip(normals).enumerate() {
-            let h = libm::sqrtf(m00 * nl.x * nl.x + m01 * nl.x * nl.y + m11 * nl.y * nl.y);
+            let h = (m00 * nl.x * nl.x + m01 * nl.x * nl.y + m11 * nl.y * nl.y).sqrt();
             let s = -h - nl.dot(*v - c);
             if s > lower {
                 lower = s;

@@ -84,7 +84,7 @@ fn normal_root(sa: f32, sb: f32, c: f32, near: bool) -> Result<Option<f32>, ()> 
         if slope.is_nan() || slope <= 0.0 {
             return if near { Err(()) } else { Ok(None) };
         }
-        let step = g * (libm::sqrtf(g) - 1.0) / slope;
+        let step = g * (g.sqrt() - 1.0) / slope;
         if !step.is_finite() {
             return Err(());
         }
@@ -164,7 +164,7 @@ pub(crate) fn core_penetration(
     for (v, m) in verts.iter().zip(normals) {
         let behind = m.dot(*v - c);
         centre_inside &= behind >= 0.0;
-        let s = libm::sqrtf(quad(*m)) + behind;
+        let s = quad(*m).sqrt() + behind;
         if s < best {
             best = s;
             best_normal = -*m;
@@ -211,7 +211,7 @@ pub(crate) fn core_penetration(
         let mid = na + nb;
         let q = quad(mid);
         if q > 1e-12 * quad(na) {
-            let h = libm::sqrtf(q);
+            let h = q.sqrt();
             let x = c + Vec2::new(m00 * mid.x + m01 * mid.y, m01 * mid.x + m11 * mid.y) / h;
             let lower = na.dot(x - v).min(nb.dot(x - v));
             if lower >= best {
@@ -228,7 +228,7 @@ pub(crate) fn core_penetration(
             } else {
                 (p0 / (cc - w), -p1 / w)
             };
-            let len = libm::sqrtf(u0 * u0 + u1 * u1);
+            let len = (u0 * u0 + u1 * u1).sqrt();
             let ne = if swap {
                 Vec2::new(u1, u0) / len
             } else {
