@@ -8,6 +8,12 @@
 //! velocity bundle for each few hundred instructions: asked for two bundles
 //! ahead, the update and warm start of `washer` went from 20 % of its step
 //! to 14 % (docs/2026-12-02-bundles-asked-ahead.md).
+//!
+//! Nothing here reads the bundle it asks for: whether a bundle has a second
+//! point comes from a compact list ([`ContactBundles`]). Read from the
+//! bundle, that flag was a load two bundles ahead that missed and held the
+//! pass up (10 % of the anchor update's samples in `smash` sat on the
+//! branch after it; docs/2026-12-02-loads-that-wait.md).
 
 use super::*;
 
@@ -31,9 +37,11 @@ impl FeatureW {
 impl GeometryBundle {
     /// Asks for every cache line of this bundle that the anchor update and
     /// the position pass read (all of it, for a two-point bundle;
-    /// `prefetch_covers_every_line` checks the coverage).
+    /// `prefetch_covers_every_line` checks the coverage). `single`: the
+    /// bundle's flag, from the compact list ([`ContactBundles`]), not from
+    /// the bundle, which is not loaded yet.
     #[inline(always)]
-    pub(super) fn prefetch(&self) {
+    pub(super) fn prefetch(&self, single: bool) {
         crate::math::prefetch(&self.a);
         crate::math::prefetch(&self.b);
         for x in [
@@ -45,9 +53,10 @@ impl GeometryBundle {
             crate::math::prefetch(x);
         }
         self.points[0].prefetch();
-        if !self.single {
-            self.points[1].prefetch();
+        if single {
+            return;
         }
+        self.points[1].prefetch();
     }
 }
 
@@ -76,9 +85,10 @@ impl PointW {
 
 impl VelocityBundle {
     /// Asks for every cache line of this bundle that the velocity passes
-    /// read (all of it, for a two-point bundle).
+    /// read (all of it, for a two-point bundle); `single` as for
+    /// [`GeometryBundle::prefetch`].
     #[inline(always)]
-    pub(super) fn prefetch(&self) {
+    pub(super) fn prefetch(&self, single: bool) {
         crate::math::prefetch(&self.a);
         crate::math::prefetch(&self.b);
         crate::math::prefetch(&self.count);
@@ -100,9 +110,10 @@ impl VelocityBundle {
             crate::math::prefetch(x);
         }
         self.points[0].prefetch();
-        if !self.single {
-            self.points[1].prefetch();
+        if single {
+            return;
         }
+        self.points[1].prefetch();
     }
 }
 

@@ -203,6 +203,11 @@ pub(crate) struct ContactBundles {
     info: Vec<[ConstraintInfo; LANES]>,
     /// Per bundle: some lane has restitution.
     bouncy: Vec<bool>,
+    /// Per bundle: a one-point bundle (as [`VelocityBundle::single`]), in a
+    /// compact list that the passes read to ask for a bundle ahead: read
+    /// from the bundle itself, the flag was a load that missed and stalled
+    /// the pass it was meant to spare (see `ahead`).
+    single: Vec<bool>,
     /// Per bundle: the bodies the position pass holds (none unless
     /// [`ContactBundles::plan_position_pass`] says so).
     held: Vec<Held>,
@@ -234,6 +239,7 @@ impl ContactBundles {
         self.geometry.clear();
         self.info.clear();
         self.bouncy.clear();
+        self.single.clear();
         self.held.clear();
         self.alternate.clear();
         self.free.clear();

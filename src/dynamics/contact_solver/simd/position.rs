@@ -35,7 +35,7 @@ pub(crate) fn solve_positions(
 ) {
     let gs = &constraints.geometry[..];
     let (held, alternate) = (&constraints.held[..], &constraints.alternate[..]);
-    let free = &constraints.free[..];
+    let (free, single) = (&constraints.free[..], &constraints.single[..]);
     let (every, deep) = (
         F::splat(prm.position_correction),
         F::splat(prm.deep_penetration),
@@ -69,7 +69,7 @@ pub(crate) fn solve_positions(
     while i < gs.len() {
         while asked < (i + 2 + super::ahead::AHEAD).min(gs.len()) {
             if wanted(asked) {
-                gs[asked].prefetch();
+                gs[asked].prefetch(single[asked]);
             }
             asked += 1;
         }

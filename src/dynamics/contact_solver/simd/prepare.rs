@@ -168,6 +168,7 @@ impl ContactBundles {
         }
         self.info.push(info);
         self.bouncy.push(bouncy);
+        self.single.push(single);
         self.held.push([0; 2]);
         self.alternate.push(0);
         self.free.push(0);

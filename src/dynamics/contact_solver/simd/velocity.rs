@@ -26,12 +26,13 @@ pub(crate) fn update_and_warm_start(
     max_push: f32,
     quiet: Quiet,
 ) {
-    let gs = &constraints.geometry;
+    let (gs, single) = (&constraints.geometry, &constraints.single);
     let cs = &mut constraints.velocity[..];
     for i in 0..cs.len() {
         if let Some(next) = gs.get(i + super::ahead::AHEAD) {
-            next.prefetch();
-            cs[i + super::ahead::AHEAD].prefetch();
+            let single = single[i + super::ahead::AHEAD];
+            next.prefetch(single);
+            cs[i + super::ahead::AHEAD].prefetch(single);
         }
         let (c, g) = (&mut cs[i], &gs[i]);
         update_bundle(c, g, before, poses, h, max_push, quiet);
@@ -197,13 +198,13 @@ pub(super) fn warm_start_bundle(c: &VelocityBundle, bodies: &mut [SolverBody]) {
 /// overlap their dependency chains; each body still sees the same
 /// operations in the same order.
 pub(crate) fn solve_velocities(constraints: &mut ContactBundles, bodies: &mut [SolverBody]) {
-    let cs = &mut constraints.velocity[..];
+    let (cs, single) = (&mut constraints.velocity[..], &constraints.single);
     let mut i = 0;
     let mut asked = 0;
     while i < cs.len() {
         // The bundles this step and the next will reach, asked for ahead.
         while asked < (i + 2 + super::ahead::AHEAD).min(cs.len()) {
-            cs[asked].prefetch();
+            cs[asked].prefetch(single[asked]);
             asked += 1;
         }
         if let [c1, c2, ..] = &mut cs[i..] {

@@ -29,6 +29,7 @@ fn position_pass_corrects_unjointed_contacts_on_alternate_substeps() {
             geometry: vec![gb],
             info: vec![info],
             bouncy: vec![false],
+            single: vec![vb.single],
             held: vec![[0; 2]],
             alternate: vec![0],
             free: vec![0],
