@@ -3,7 +3,7 @@
 //!
 //! | pair | intersects | distance | penetration | contact manifold |
 //! |---|---|---|---|---|
-//! | small polygons (n, m ≤ 8, n·m ≤ 24) | SAT with early exit; closed-form SAT for two boxes (`pair/polygon.rs`) | SAT, then certified nearby features, else vertex–edge brute force | EPA | SAT + clipping (n, m ≤ 7: the `pair/polygon_manifold.rs` fast path, where a face-axis gap beyond the speculative distance gives the empty manifold without GJK) |
+//! | small polygons (n, m ≤ 8, n·m ≤ 24) | SAT with early exit; closed-form SAT for two boxes (`pair/polygon.rs`) | SAT, then certified nearby features, else vertex–edge brute force | EPA | SAT + clipping (n, m ≤ 7: the `pair/polygon_manifold.rs` fast path, where a face-axis gap beyond the speculative distance gives the empty manifold, and a gap within it is measured by this row's distance kernel; neither runs GJK) |
 //! | other polygons with n, m ≤ 16 | GJK | SAT in O(n + m) by walking | EPA | SAT + clipping |
 //! | larger polygons | GJK | GJK | EPA | SAT + clipping |
 //! | circle / circle | closed form (`pair/circle.rs`) | closed form | closed form | GJK/EPA + witness point |
@@ -267,7 +267,19 @@ pub(crate) fn collide_with_features(
                 && pa.vertices().len() <= polygon_manifold::SMALL_POLYGON
                 && pb.vertices().len() <= polygon_manifold::SMALL_POLYGON =>
         {
-            polygon_manifold::collide_small_polygons(a, pa, xa, b, pb, xb, speculative, cache)
+            // Apart within reach: the distance column's kernel, in A's frame.
+            let apart = |xf: &Iso| pair_distance(a, &Iso::IDENTITY, b, xf);
+            polygon_manifold::collide_small_polygons(
+                a,
+                pa,
+                xa,
+                b,
+                pb,
+                xb,
+                speculative,
+                cache,
+                apart,
+            )
         }
         (Shape::Polygon(pa), Shape::Polygon(pb)) if polygon_sat => {
             let contact = polygon_manifold::polygon_overlap(pa, xa, pb, xb)

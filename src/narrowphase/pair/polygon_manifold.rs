@@ -1,9 +1,10 @@
 //! The polygon/polygon contact manifold on the separating-axis path: SAT
 //! finds the deepest overlap, and polygons of at most seven vertices take a
 //! fast path that reproduces the general manifold ([`from_contact`]) bit for
-//! bit while placing each vertex once.
+//! bit while placing each vertex once; apart within reach, it takes their
+//! gap from the exact distance kernel instead of GJK.
 
-use crate::geometry::gjk::SimplexCache;
+use crate::geometry::gjk::{Closest, SimplexCache};
 use crate::geometry::{epa, sat};
 use crate::math::{Iso, Vec2};
 use crate::narrowphase::manifold::{
@@ -23,9 +24,13 @@ pub(crate) const SMALL_POLYGON: usize = 7;
 /// [`SMALL_POLYGON`] vertices, with the same results bit for bit: the
 /// separating-axis test keeps the vertices it placed for the deepest-point
 /// search, one relative transform serves every stage, and the face searches
-/// skip the shape dispatch. Apart polygons go through GJK as before, but for
-/// those a face axis shows apart beyond the speculative distance: their
-/// manifold is empty, as GJK would find, and the cache is left as it was.
+/// skip the shape dispatch. Polygons a face axis shows apart beyond the
+/// speculative distance get the empty manifold, as GJK would find. Apart
+/// within it, their closest points come from `apart` (B's pose in A's frame
+/// given; the dispatch's distance kernel, exact to rounding: SAT with
+/// certified features, as Box2D v3 measures polygons), and only where it has
+/// no answer from GJK; the manifold is then built from them as
+/// [`from_contact`] builds it. GJK's cache is left as it was unless GJK runs.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn collide_small_polygons(
     a: &Shape,
@@ -36,6 +41,7 @@ pub(crate) fn collide_small_polygons(
     xb: &Iso,
     speculative: f32,
     cache: &mut SimplexCache,
+    apart: impl FnOnce(&Iso) -> Option<Option<Closest>>,
 ) -> (Manifold, [PointFeature; 2]) {
     let xf = xa.inv_mul(xb); // B in A's frame
     let contact = match small_polygon_overlap(pa, xa, pb, xb, &xf, speculative) {
@@ -48,8 +54,18 @@ pub(crate) fn collide_small_polygons(
         Err(gap) if gap > speculative + GAP_ROUNDING * scale(pa, xa, pb, xb) => {
             return (Manifold::default(), Default::default())
         }
+        // Apart within reach: the exact distance kernel's closest points,
+        // in A's frame; GJK only where it has none.
         Err(_) => {
-            let contact = epa::contact(a, xa, b, xb, Some(cache), None);
+            let contact = match apart(&xf) {
+                Some(Some(c)) => epa::CoreContact::Separated {
+                    distance: c.distance,
+                    normal: c.normal,
+                    point_a: c.point_a,
+                    point_b: c.point_b,
+                },
+                _ => epa::contact(a, xa, b, xb, Some(cache), None),
+            };
             return from_contact(a, xa, b, xb, &contact, speculative);
         }
     };
