@@ -3,7 +3,7 @@
 //!
 //! | pair | intersects | distance | penetration | contact manifold |
 //! |---|---|---|---|---|
-//! | small polygons (n, m ≤ 8, n·m ≤ 24) | SAT with early exit; closed-form SAT for two boxes (`pair/polygon.rs`) | SAT, then certified nearby features, else vertex–edge brute force | EPA | SAT + clipping (n, m ≤ 7: the `pair/polygon_manifold.rs` fast path, where a face-axis gap beyond the speculative distance gives the empty manifold, and a gap within it is measured by this row's distance kernel; neither runs GJK) |
+//! | small polygons (n, m ≤ 8, n·m ≤ 24) | SAT with early exit; closed-form SAT for two boxes (`pair/polygon.rs`) | SAT, then certified nearby features, else vertex–edge brute force | EPA | SAT + clipping (n, m ≤ 7: the `pair/polygon_manifold.rs` fast path, where a face-axis gap beyond the speculative distance gives the empty manifold, and a gap within it is measured by this row's distance kernel, GJK only where that has no answer) |
 //! | other polygons with n, m ≤ 16 | GJK | SAT in O(n + m) by walking | EPA | SAT + clipping |
 //! | larger polygons | GJK | GJK | EPA | SAT + clipping |
 //! | circle / circle | closed form (`pair/circle.rs`) | closed form | closed form | GJK/EPA + witness point |
