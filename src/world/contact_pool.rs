@@ -162,10 +162,10 @@ impl ContactList {
     /// and a scattered pool costs them a cache miss per contact (the
     /// spinner's narrowphase took twice as long before the narrowphase
     /// asked for its records ahead). The gather costs what the copy of an
-    /// ordered list would. Gathering at an eighth, copies (in `smash`,
-    /// mostly this one) took 4.5 % of the spinner's samples; at half,
-    /// 2.1 %, and the narrowphase's share did not grow
-    /// (docs/2026-12-02-legacy-sqrt.md).
+    /// ordered list would. Gathering at an eighth, memory copies took 4.5 %
+    /// of the spinner's samples; at half, 2.1 %, and the narrowphase's share
+    /// did not grow (docs/2026-12-02-legacy-sqrt.md; a call graph of
+    /// `smash` puts most of those copies in this gather).
     pub fn compact(&mut self, buf: &mut MergeBuffers) {
         if self.scattered * 2 <= self.order.len() {
             return;

@@ -28,8 +28,8 @@ pub(crate) const SMALL_POLYGON: usize = 7;
 /// speculative distance get the empty manifold, as GJK would find. Apart
 /// within it, their closest points come from `apart` (B's pose in A's frame
 /// given; the dispatch's distance kernel, exact to rounding: SAT with
-/// certified features, as Box2D v3 measures polygons), and only where it has
-/// no answer from GJK; the manifold is then built from them as
+/// certified features, as Box2D v3 measures polygons), or from GJK where
+/// that kernel has no answer; the manifold is then built from them as
 /// [`from_contact`] builds it. GJK's cache is left as it was unless GJK runs.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn collide_small_polygons(
