@@ -176,6 +176,12 @@ impl World {
             if reach.is_nan() {
                 return;
             }
+            // A slow body is swept only where it touches a one-sided chain
+            // (see `chain_clearance`); the others need no start pose.
+            let slow = reach <= FAST_FRACTION * thin;
+            if slow && !touches_chain(touches, i) {
+                return;
+            }
             // The step's sweep of the body's frame.
             let end = b.xf;
             let start_rot = end.rot * Rot::from_angle(-turn);
@@ -189,7 +195,7 @@ impl World {
                 angle: turn,
             };
             let start = Iso::from_parts(c0 - start_rot.apply(b.local_center), start_rot);
-            if reach <= FAST_FRACTION * thin && reach <= self.chain_clearance(i, &start, touches) {
+            if slow && reach <= self.chain_clearance(i, &start, touches) {
                 return;
             }
             let mut bounds: Option<Aabb> = None;
@@ -354,4 +360,11 @@ impl World {
             }
         }
     }
+}
+
+/// Whether body `i` has a contact with a chain segment in `touches` (see
+/// `World::chain_touches`, sorted by the dynamic body's slot).
+fn touches_chain(touches: &[(u32, u32, u32, u32)], i: usize) -> bool {
+    let from = touches.partition_point(|t| (t.0 as usize) < i);
+    touches.get(from).is_some_and(|t| t.0 as usize == i)
 }
