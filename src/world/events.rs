@@ -2,7 +2,7 @@
 //! the contact list (deterministic), reported through `World::take_events`
 //! when asked for.
 
-use super::world::{Contact, Touch, World, WorldEvent};
+use super::world::{Contact, Touch, TouchKey, World, WorldEvent};
 
 impl World {
     /// Turns contact begin and end events on or off (off by default: a busy
@@ -92,5 +92,9 @@ impl World {
                     Touch::of(k, c, lever)
                 }),
         );
+        self.scratch.touch_keys.clear();
+        self.scratch
+            .touch_keys
+            .extend(self.scratch.touching.iter().map(TouchKey::of));
     }
 }

@@ -173,14 +173,16 @@ impl World {
         // Loads a contact's record ahead of its use (a prefetch: nothing
         // computed changes).
         let warm = |at: u32| touching[at as usize].prefetch();
-        for (at, c) in touching.iter().enumerate() {
+        let keys = &self.scratch.touch_keys;
+        debug_assert_eq!(keys.len(), touching.len(), "touch keys out of step");
+        for (at, c) in keys.iter().enumerate() {
             held[c.body_a as usize] = true;
             held[c.body_b as usize] = true;
             let (fa, fb) = (&facts[c.body_a as usize], &facts[c.body_b as usize]);
             if !(fa.live && fb.live) || !(fa.active || fb.active) || fa.frozen || fb.frozen {
                 continue;
             }
-            levels.add(at, c.body_a, c.body_b, c.manifold.normal, up);
+            levels.add(at, c.body_a, c.body_b, c.normal, up);
             let (a, b) = (c.body_a, c.body_b);
             match (bodies[a as usize].responds(), bodies[b as usize].responds()) {
                 (true, true) => anchors.link(a, b),
@@ -192,7 +194,7 @@ impl World {
                 at: at as u32,
                 a: c.body_a,
                 b: c.body_b,
-                single: c.manifold.count == 1,
+                single: c.single,
             });
             if block.len() == BLOCK {
                 constraints.append_scheduled(

@@ -15,7 +15,7 @@
 
 use super::buried::Deep;
 use super::timer::Stopwatch;
-use super::world::{Touch, World};
+use super::world::{Touch, TouchKey, World};
 use crate::dynamics::{Body, BodyKind, Collider};
 use crate::math::Vec2;
 use crate::narrowphase::dispatch;
@@ -170,6 +170,8 @@ impl World {
         changed.clear();
         let events = self.contact_events;
         let mut touching = std::mem::take(&mut self.scratch.touching);
+        let mut keys = std::mem::take(&mut self.scratch.touch_keys);
+        keys.clear();
         let mut n = 0;
         // In list order: the touching list, the deep contacts and the
         // events come out in it.
@@ -300,11 +302,13 @@ impl World {
                     touching.push(Touch::default());
                 }
                 touching[n].fill(k, c, lever);
+                keys.push(TouchKey::of(&touching[n]));
                 n += 1;
             }
         }
         touching.truncate(n);
         self.scratch.touching = touching;
+        self.scratch.touch_keys = keys;
         if !wake.is_empty() {
             wake.sort_unstable();
             wake.dedup();

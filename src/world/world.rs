@@ -19,7 +19,7 @@ pub use readout::LaneUse;
 mod removal;
 mod wake;
 
-pub(crate) use super::contact_pool::{Contact, ContactList, MergeBuffers, Touch};
+pub(crate) use super::contact_pool::{Contact, ContactList, MergeBuffers, Touch, TouchKey};
 pub use super::event::WorldEvent;
 
 /// Wall-clock time of each stage of the last step (ms). For display only:
@@ -142,6 +142,8 @@ pub(crate) struct Scratch {
     /// by the stages after it, which so skip the pairs whose boxes only
     /// overlap.
     pub touching: Vec<Touch>,
+    /// Per touch, in the same order: its [`TouchKey`], set with it.
+    pub touch_keys: Vec<TouchKey>,
     /// Contacts that began or ended touching this step (contact events).
     pub ended: Vec<Contact>,
     pub joint_forest: JointForest,
