@@ -197,6 +197,14 @@ impl Writes {
 /// The scheduled contact constraints of one step, in bundles.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactBundles {
+    /// The bundles in use: the first `len` of `velocity` and `geometry`.
+    len: usize,
+    /// The bundles, with last steps' beyond `len`: a bundle is built over
+    /// an old one, each field it sets written once, and the fields the
+    /// anchor update sets before anything reads them (normals, levers,
+    /// masses, bias, block matrix) left to it. Built over a zeroed copy
+    /// instead, the step wrote every bundle twice and streamed lines that
+    /// the update fetches again.
     velocity: Vec<VelocityBundle>,
     geometry: Vec<GeometryBundle>,
     /// Per bundle and lane: restitution inputs and the contact.
@@ -229,14 +237,19 @@ impl ContactBundles {
     /// The constraints built, and the bundles they fill (of `LANES` lanes
     /// each).
     pub fn lane_use(&self) -> (usize, usize) {
-        let lanes = self.velocity.iter().map(|c| c.fill as usize).sum();
-        (lanes, self.velocity.len())
+        let lanes = self.velocity().iter().map(|c| c.fill as usize).sum();
+        (lanes, self.len)
     }
 
-    /// Removes every constraint, keeping the allocations.
+    /// The velocity bundles in use.
+    fn velocity(&self) -> &[VelocityBundle] {
+        &self.velocity[..self.len]
+    }
+
+    /// Removes every constraint, keeping the allocations (and the old
+    /// bundles, to be built over).
     pub fn clear(&mut self) {
-        self.velocity.clear();
-        self.geometry.clear();
+        self.len = 0;
         self.info.clear();
         self.bouncy.clear();
         self.single.clear();
@@ -274,14 +287,18 @@ impl ContactBundles {
                     warm(block[l as usize].at);
                 }
             }
+            // The old bundle the one after next is built over (see
+            // `ContactBundles::velocity`), asked for ahead of its stores.
+            let old = self.len + ahead::AHEAD;
+            if let (Some(v), Some(g)) = (self.velocity.get(old), self.geometry.get(old)) {
+                v.prefetch(false);
+                g.prefetch(false);
+            }
             let lanes: [u32; LANES] = std::array::from_fn(|l| block[p.lanes[l] as usize].at);
             self.push_bundle(&lanes[..p.fill as usize], bodies, gravity, &mut source);
-            if let Some(last) = self.velocity.last_mut() {
-                last.independent_of_next = p.independent_of_next;
-            }
-            if let Some(last) = self.geometry.last_mut() {
-                last.independent_of_next = p.independent_of_next;
-            }
+            let last = self.len - 1;
+            self.velocity[last].independent_of_next = p.independent_of_next;
+            self.geometry[last].independent_of_next = p.independent_of_next;
         }
         block.clear();
     }
@@ -335,8 +352,9 @@ impl ContactBundles {
         mut ahead: impl FnMut(&T, u32),
         mut f: impl FnMut(&mut T, u32, [f32; 2], [f32; 2], f32, usize),
     ) {
-        for (i, (v, info)) in self.velocity.iter().zip(&self.info).enumerate() {
-            if let (Some(next), Some(fill)) = (self.info.get(i + 1), self.velocity.get(i + 1)) {
+        let velocity = self.velocity();
+        for (i, (v, info)) in velocity.iter().zip(&self.info).enumerate() {
+            if let (Some(next), Some(fill)) = (self.info.get(i + 1), velocity.get(i + 1)) {
                 for n in &next[..fill.fill as usize] {
                     ahead(store, n.slot);
                 }

@@ -33,7 +33,7 @@ pub(crate) fn solve_positions(
     prm: &SolverParams,
     pass: PositionPass,
 ) {
-    let gs = &constraints.geometry[..];
+    let gs = &constraints.geometry[..constraints.len];
     let (held, alternate) = (&constraints.held[..], &constraints.alternate[..]);
     let (free, single) = (&constraints.free[..], &constraints.single[..]);
     let (every, deep) = (
@@ -220,7 +220,10 @@ pub(crate) fn apply_restitution(
     poses: &[SolverPose],
     prm: &SolverParams,
 ) {
-    let bundles = constraints.velocity.iter_mut().zip(&constraints.geometry);
+    let n = constraints.len;
+    let bundles = constraints.velocity[..n]
+        .iter_mut()
+        .zip(&constraints.geometry[..n]);
     let bundles = bundles.zip(&constraints.info).zip(&constraints.bouncy);
     for (((c, g), info), _) in bundles.filter(|(_, &bouncy)| bouncy) {
         // `super::super::restitution_one`'s test, before the update (which

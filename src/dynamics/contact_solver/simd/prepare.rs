@@ -33,23 +33,34 @@ impl ContactBundles {
             std::array::from_fn(|l| source(lanes.get(l).copied().unwrap_or(lanes[0])));
         let single = sources[0].manifold.count == 1;
         let count = if single { 1 } else { 2 };
-        // The caller says whether the next bundle is independent of this
-        // one (see `Wavefront::pack_block`).
-        self.velocity.push(VelocityBundle {
-            fill,
-            single,
-            independent_of_next: true,
-            ..Default::default()
-        });
-        self.geometry.push(GeometryBundle {
-            single,
-            independent_of_next: true,
-            ..Default::default()
-        });
-        let (v, g) = (
-            self.velocity.last_mut().expect("just pushed"),
-            self.geometry.last_mut().expect("just pushed"),
-        );
+        // Built over an old bundle (see `ContactBundles::velocity`): every
+        // field is set below but those the anchor update sets first. The
+        // caller says whether the next bundle is independent of this one
+        // (see `Wavefront::pack_block`).
+        let at = self.len;
+        self.len += 1;
+        if at == self.velocity.len() {
+            self.velocity.push(VelocityBundle::default());
+            self.geometry.push(GeometryBundle::default());
+        }
+        let (v, g) = (&mut self.velocity[at], &mut self.geometry[at]);
+        (v.fill, v.single, v.independent_of_next) = (fill, single, true);
+        (g.single, g.independent_of_next) = (single, true);
+        // Read before the anchor update writes them: the peak impulses
+        // (a running maximum) and the marks of quiet and block-solved
+        // lanes, which a one-point bundle never sets.
+        (v.all_block, v.block_ok, v.quiet) = (false, 0, 0);
+        for p in &mut v.points {
+            p.max_normal_impulse = F::ZERO;
+        }
+        if single {
+            // Nothing sets or reads a one-point bundle's second point and
+            // block matrix but the scalar copies of its lanes; they are
+            // kept as a new bundle's.
+            v.points[1] = PointW::default();
+            g.points[1] = FeatureW::default();
+            (v.k11, v.k12, v.k22, v.inv_det) = (F::ZERO, F::ZERO, F::ZERO, F::ZERO);
+        }
 
         // What each lane's contact gives without arithmetic goes straight
         // into the bundle, with its feature points relative to the centres

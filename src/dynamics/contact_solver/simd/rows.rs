@@ -30,7 +30,7 @@ impl ContactBundles {
     /// of the contact it came from (which orders constraints independently
     /// of how they were bundled), and its two bodies (solver slots).
     pub fn locations(&self) -> impl Iterator<Item = (RowsAt, u32, u32, u32)> + '_ {
-        self.velocity
+        self.velocity()
             .iter()
             .zip(&self.info)
             .enumerate()

@@ -26,8 +26,11 @@ pub(crate) fn update_and_warm_start(
     max_push: f32,
     quiet: Quiet,
 ) {
-    let (gs, single) = (&constraints.geometry, &constraints.single);
-    let cs = &mut constraints.velocity[..];
+    let single = &constraints.single;
+    let (cs, gs) = (
+        &mut constraints.velocity[..constraints.len],
+        &constraints.geometry[..constraints.len],
+    );
     for i in 0..cs.len() {
         if let Some(next) = gs.get(i + super::ahead::AHEAD) {
             let single = single[i + super::ahead::AHEAD];
@@ -198,7 +201,10 @@ pub(super) fn warm_start_bundle(c: &VelocityBundle, bodies: &mut [SolverBody]) {
 /// overlap their dependency chains; each body still sees the same
 /// operations in the same order.
 pub(crate) fn solve_velocities(constraints: &mut ContactBundles, bodies: &mut [SolverBody]) {
-    let (cs, single) = (&mut constraints.velocity[..], &constraints.single);
+    let (cs, single) = (
+        &mut constraints.velocity[..constraints.len],
+        &constraints.single,
+    );
     let mut i = 0;
     let mut asked = 0;
     while i < cs.len() {

@@ -532,6 +532,7 @@ fn restitution_in_bundles_matches_the_scalar_routines() {
         let bouncy = info.iter().any(|i| i.restitution != 0.0);
         let (vb, gb) = bundle(&vc, &gc, &bodies);
         let mut bundles = ContactBundles {
+            len: 1,
             velocity: vec![vb],
             geometry: vec![gb],
             info: vec![info],

@@ -25,6 +25,7 @@ fn position_pass_corrects_unjointed_contacts_on_alternate_substeps() {
             approach: [0.0; 2],
         });
         let mut bundles = ContactBundles {
+            len: 1,
             velocity: vec![vb],
             geometry: vec![gb],
             info: vec![info],
