@@ -216,6 +216,12 @@ pub(crate) struct ContactBundles {
     /// from the bundle itself, the flag was a load that missed and stalled
     /// the pass it was meant to spare (see `ahead`).
     single: Vec<bool>,
+    /// Per bundle: every lane in use rests quietly this step, so the
+    /// substeps after the first keep its anchors and read none of its
+    /// geometry (set by the first substep's anchor update; see
+    /// [`Quiet`]). The passes ask ahead for the geometry of the others
+    /// only.
+    still: Vec<bool>,
     /// Per bundle: the bodies the position pass holds (none unless
     /// [`ContactBundles::plan_position_pass`] says so).
     held: Vec<Held>,
@@ -253,6 +259,7 @@ impl ContactBundles {
         self.info.clear();
         self.bouncy.clear();
         self.single.clear();
+        self.still.clear();
         self.held.clear();
         self.alternate.clear();
         self.free.clear();

@@ -26,19 +26,37 @@ pub(crate) fn update_and_warm_start(
     max_push: f32,
     quiet: Quiet,
 ) {
-    let single = &constraints.single;
+    let (single, still) = (&constraints.single, &mut constraints.still);
     let (cs, gs) = (
         &mut constraints.velocity[..constraints.len],
         &constraints.geometry[..constraints.len],
     );
+    // The bundles whose anchors a later substep keeps, marked as the first
+    // one sets them (`update_bundle`): those read no geometry then.
+    let marking = matches!(quiet, Quiet::Mark { .. });
+    if marking {
+        still.clear();
+        still.resize(cs.len(), false);
+    }
+    let keeping = quiet == Quiet::Keep && still.len() == cs.len();
     for i in 0..cs.len() {
-        if let Some(next) = gs.get(i + super::ahead::AHEAD) {
-            let single = single[i + super::ahead::AHEAD];
-            next.prefetch(single);
-            cs[i + super::ahead::AHEAD].prefetch(single);
+        let ahead = i + super::ahead::AHEAD;
+        if let Some(next) = gs.get(ahead) {
+            let single = single[ahead];
+            if !(keeping && still[ahead]) {
+                next.prefetch(single);
+            }
+            cs[ahead].prefetch(single);
         }
         let (c, g) = (&mut cs[i], &gs[i]);
+        debug_assert!(
+            !keeping || still[i] == (!c.single && c.quiet == lanes_mask(c.fill)),
+            "a still bundle's mark out of date"
+        );
         update_bundle(c, g, before, poses, h, max_push, quiet);
+        if marking {
+            still[i] = !c.single && c.quiet == lanes_mask(c.fill);
+        }
         warm_start_bundle(c, bodies);
     }
 }

@@ -31,6 +31,7 @@ fn position_pass_corrects_unjointed_contacts_on_alternate_substeps() {
             info: vec![info],
             bouncy: vec![false],
             single: vec![vb.single],
+            still: vec![false],
             held: vec![[0; 2]],
             alternate: vec![0],
             free: vec![0],
