@@ -193,7 +193,15 @@ pub(crate) fn overlapping(
     mut f: impl FnMut(u32),
 ) {
     for e in window(v, probe.s0, probe.s1, max_len, hint) {
-        if e.s1 >= probe.s0 && e.p0 <= probe.p1 && probe.p0 <= e.p1 && probe.lo.max(e.lo) == band {
+        // Every test evaluated (`&`, not `&&`): one branch an entry, on
+        // their conjunction, which is mostly false; short-circuited, each
+        // test was a branch of its own that the boxes' order makes
+        // unpredictable.
+        let hit = (e.s1 >= probe.s0)
+            & (e.p0 <= probe.p1)
+            & (probe.p0 <= e.p1)
+            & (probe.lo.max(e.lo) == band);
+        if hit {
             f(e.id);
         }
     }
