@@ -89,6 +89,27 @@ impl TouchKey {
 }
 
 impl Touch {
+    /// Sets entry `n` (at most their length) of the touching list to the
+    /// contact in `slot`, whose shapes' smaller bounding radius is `lever`,
+    /// and pushes its key. Written in place over last step's entries: a
+    /// value built on the stack and moved in is read back in wide loads
+    /// across its narrow stores (a stall on every contact).
+    #[inline(always)]
+    pub fn put(
+        touching: &mut Vec<Touch>,
+        keys: &mut Vec<TouchKey>,
+        n: usize,
+        slot: u32,
+        c: &Contact,
+        lever: f32,
+    ) {
+        if n == touching.len() {
+            touching.push(Touch::default());
+        }
+        touching[n].fill(slot, c, lever);
+        keys.push(TouchKey::of(&touching[n]));
+    }
+
     /// Sets this touch to the contact in `slot`, whose shapes' smaller
     /// bounding radius is `lever`.
     #[inline(always)]

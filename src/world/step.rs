@@ -15,7 +15,7 @@
 
 use super::buried::Deep;
 use super::timer::Stopwatch;
-use super::world::{Touch, TouchKey, World};
+use super::world::{Touch, World};
 use crate::dynamics::{Body, BodyKind, Collider};
 use crate::math::Vec2;
 use crate::narrowphase::dispatch;
@@ -295,14 +295,7 @@ impl World {
                 }
             }
             if c.manifold.count > 0 {
-                // Written in place over last step's entries: a value built
-                // on the stack and moved in is read back in wide loads
-                // across its narrow stores (a stall on every contact).
-                if n == touching.len() {
-                    touching.push(Touch::default());
-                }
-                touching[n].fill(k, c, lever);
-                keys.push(TouchKey::of(&touching[n]));
+                Touch::put(&mut touching, &mut keys, n, k, c, lever);
                 n += 1;
             }
         }
