@@ -199,7 +199,7 @@ impl Writes {
 pub(crate) struct ContactBundles {
     /// The bundles in use: the first `len` of `velocity` and `geometry`.
     len: usize,
-    /// The bundles, with last steps' beyond `len`: a bundle is built over
+    /// The bundles, with the last step's beyond `len`: a bundle is built over
     /// an old one, each field it sets written once, and the fields the
     /// anchor update sets before anything reads them (normals, levers,
     /// masses, bias, block matrix) left to it. Built over a zeroed copy
