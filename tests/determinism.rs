@@ -250,13 +250,25 @@ fn snapshot(world: &World) -> World {
 
 /// Snapshot at `at` steps, then run both worlds on and compare every hash.
 fn check_snapshot(name: &str, at: u64, after: u64, setup: impl Fn(&mut World)) {
+    check_copy(name, at, after, setup, snapshot);
+}
+
+/// `copy` of the world at `at` steps, then both worlds run on, every hash
+/// compared.
+fn check_copy(
+    name: &str,
+    at: u64,
+    after: u64,
+    setup: impl Fn(&mut World),
+    copy: impl Fn(&World) -> World,
+) {
     let scene = Scene::builtin(name).expect("shipped");
     let mut world = scene.build().expect("builds");
     setup(&mut world);
     for _ in 0..at {
         world.step();
     }
-    let mut restored = snapshot(&world);
+    let mut restored = copy(&world);
     assert_eq!(
         restored.state_hash(),
         world.state_hash(),
@@ -283,6 +295,20 @@ fn snapshot_restore_continues_bit_identically() {
     check_snapshot("stack", 150, 60, |_| {});
     // Everything of every shape kind, piling up.
     check_snapshot("pit", 140, 40, |_| {});
+}
+
+/// A clone (the sandbox's rewind keeps clones) starts with empty step
+/// buffers, as a restored snapshot does, and continues bit for bit.
+#[test]
+fn a_clone_continues_bit_identically() {
+    for (name, at) in [
+        ("default", 100),
+        ("pit", 140),
+        ("ragdolls", 120),
+        ("car", 60),
+    ] {
+        check_copy(name, at, 60, |_| {}, World::clone);
+    }
 }
 
 #[test]
