@@ -89,7 +89,7 @@ impl TouchKey {
 }
 
 impl Touch {
-    /// Sets entry `n` (at most their length) of the touching list to the
+    /// Sets entry `n` (at most the list's length) of the touching list to the
     /// contact in `slot`, whose shapes' smaller bounding radius is `lever`,
     /// and pushes its key. Written in place over last step's entries: a
     /// value built on the stack and moved in is read back in wide loads
