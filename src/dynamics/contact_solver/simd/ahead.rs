@@ -71,12 +71,8 @@ impl PointW {
             &self.arm_nb,
             &self.arm_ta,
             &self.arm_tb,
-            &self.bias,
-            &self.mass,
-            &self.tangent_mass,
             &self.normal_impulse,
             &self.tangent_impulse,
-            &self.max_normal_impulse,
         ] {
             crate::math::prefetch(x);
         }
@@ -93,18 +89,11 @@ impl VelocityBundle {
         crate::math::prefetch(&self.b);
         crate::math::prefetch(&self.count);
         for x in [
-            &self.impact,
             &self.inv_mass_a,
             &self.inv_inertia_a,
             &self.inv_mass_b,
             &self.inv_inertia_b,
-            &self.friction,
-            &self.k11,
-            &self.k12,
-            &self.k22,
-            &self.inv_det,
             &self.rolling_arm,
-            &self.angular_mass,
             &self.rolling_impulse,
         ] {
             crate::math::prefetch(x);
@@ -114,6 +103,32 @@ impl VelocityBundle {
             return;
         }
         self.points[1].prefetch();
+    }
+}
+
+impl SolveBundle {
+    /// Asks for every cache line of this bundle (of its first point's, for
+    /// a one-point bundle); `single` as for [`GeometryBundle::prefetch`].
+    #[inline(always)]
+    pub(super) fn prefetch(&self, single: bool) {
+        crate::math::prefetch(&self.block_ok);
+        for x in [
+            &self.impact,
+            &self.friction,
+            &self.k11,
+            &self.k12,
+            &self.k22,
+            &self.inv_det,
+            &self.angular_mass,
+        ] {
+            crate::math::prefetch(x);
+        }
+        let points = if single { 1 } else { 2 };
+        for p in &self.points[..points] {
+            for x in [&p.bias, &p.mass, &p.tangent_mass, &p.max_normal_impulse] {
+                crate::math::prefetch(x);
+            }
+        }
     }
 }
 
@@ -157,12 +172,8 @@ mod tests {
                 offset_of!(PointW, arm_nb),
                 offset_of!(PointW, arm_ta),
                 offset_of!(PointW, arm_tb),
-                offset_of!(PointW, bias),
-                offset_of!(PointW, mass),
-                offset_of!(PointW, tangent_mass),
                 offset_of!(PointW, normal_impulse),
                 offset_of!(PointW, tangent_impulse),
-                offset_of!(PointW, max_normal_impulse),
             ]
             .map(|o| base + o),
         );
@@ -205,23 +216,41 @@ mod tests {
             offset_of!(VelocityBundle, a),
             offset_of!(VelocityBundle, b),
             offset_of!(VelocityBundle, count),
-            offset_of!(VelocityBundle, impact),
             offset_of!(VelocityBundle, inv_mass_a),
             offset_of!(VelocityBundle, inv_inertia_a),
             offset_of!(VelocityBundle, inv_mass_b),
             offset_of!(VelocityBundle, inv_inertia_b),
-            offset_of!(VelocityBundle, friction),
-            offset_of!(VelocityBundle, k11),
-            offset_of!(VelocityBundle, k12),
-            offset_of!(VelocityBundle, k22),
-            offset_of!(VelocityBundle, inv_det),
             offset_of!(VelocityBundle, rolling_arm),
-            offset_of!(VelocityBundle, angular_mass),
             offset_of!(VelocityBundle, rolling_impulse),
         ];
         for k in 0..2 {
             probes.extend(point_probes(points + k * size_of::<PointW>()));
         }
         assert_covers(probes, size_of::<VelocityBundle>());
+
+        let points = offset_of!(SolveBundle, points);
+        let mut probes = vec![
+            offset_of!(SolveBundle, block_ok),
+            offset_of!(SolveBundle, impact),
+            offset_of!(SolveBundle, friction),
+            offset_of!(SolveBundle, k11),
+            offset_of!(SolveBundle, k12),
+            offset_of!(SolveBundle, k22),
+            offset_of!(SolveBundle, inv_det),
+            offset_of!(SolveBundle, angular_mass),
+        ];
+        for k in 0..2 {
+            let base = points + k * size_of::<PointS>();
+            probes.extend(
+                [
+                    offset_of!(PointS, bias),
+                    offset_of!(PointS, mass),
+                    offset_of!(PointS, tangent_mass),
+                    offset_of!(PointS, max_normal_impulse),
+                ]
+                .map(|o| base + o),
+            );
+        }
+        assert_covers(probes, size_of::<SolveBundle>());
     }
 }

@@ -4,60 +4,64 @@
 use super::*;
 
 impl VelocityBundle {
-    /// Lane `l` as a scalar constraint.
-    pub(super) fn lane(&self, l: usize) -> VelocityConstraint {
-        let point = |p: &PointW| VelocityPoint {
+    /// Lane `l` as a scalar constraint, with the rest of its data, `s`.
+    pub(super) fn lane(&self, s: &SolveBundle, l: usize) -> VelocityConstraint {
+        let point = |p: &PointW, q: &PointS| VelocityPoint {
             normal: p.normal.lane(l),
             arm_na: get(&p.arm_na, l),
             arm_nb: get(&p.arm_nb, l),
             arm_ta: get(&p.arm_ta, l),
             arm_tb: get(&p.arm_tb, l),
-            bias: get(&p.bias, l),
-            mass: get(&p.mass, l),
-            tangent_mass: get(&p.tangent_mass, l),
+            bias: get(&q.bias, l),
+            mass: get(&q.mass, l),
+            tangent_mass: get(&q.tangent_mass, l),
             normal_impulse: get(&p.normal_impulse, l),
             tangent_impulse: get(&p.tangent_impulse, l),
-            max_normal_impulse: get(&p.max_normal_impulse, l),
+            max_normal_impulse: get(&q.max_normal_impulse, l),
         };
         VelocityConstraint {
             a: self.a[l],
             b: self.b[l],
-            friction: get(&self.friction, l),
+            friction: get(&s.friction, l),
             count: self.count[l],
-            block_ok: self.block_ok & (1 << l) != 0,
+            block_ok: s.block_ok & (1 << l) != 0,
             k: [
-                get(&self.k11, l),
-                get(&self.k12, l),
-                get(&self.k22, l),
-                get(&self.inv_det, l),
+                get(&s.k11, l),
+                get(&s.k12, l),
+                get(&s.k22, l),
+                get(&s.inv_det, l),
             ],
             rolling_arm: get(&self.rolling_arm, l),
-            angular_mass: get(&self.angular_mass, l),
+            angular_mass: get(&s.angular_mass, l),
             rolling_impulse: get(&self.rolling_impulse, l),
-            impact: get(&self.impact, l) > 0.5,
-            quiet: self.quiet >> l & 1 == 1,
-            points: [point(&self.points[0]), point(&self.points[1])],
+            impact: get(&s.impact, l) > 0.5,
+            quiet: s.quiet >> l & 1 == 1,
+            points: [
+                point(&self.points[0], &s.points[0]),
+                point(&self.points[1], &s.points[1]),
+            ],
         }
     }
 
-    /// Stores a scalar constraint into lane `l`: what
-    /// [`VelocityBundle::set_new_lane`] stores, and what the anchor update
-    /// sets.
-    pub(super) fn set_lane(&mut self, l: usize, c: &VelocityConstraint) {
-        self.set_new_lane(l, c);
-        self.block_ok = self.block_ok & !(1 << l) | (c.block_ok as u8) << l;
-        put(&mut self.k11, l, c.k[0]);
-        put(&mut self.k12, l, c.k[1]);
-        put(&mut self.k22, l, c.k[2]);
-        put(&mut self.inv_det, l, c.k[3]);
-        for (p, s) in self.points.iter_mut().zip(&c.points) {
-            p.normal.set_lane(l, s.normal);
-            put(&mut p.arm_na, l, s.arm_na);
-            put(&mut p.arm_nb, l, s.arm_nb);
-            put(&mut p.arm_ta, l, s.arm_ta);
-            put(&mut p.arm_tb, l, s.arm_tb);
-            put(&mut p.bias, l, s.bias);
-            put(&mut p.mass, l, s.mass);
+    /// Stores a scalar constraint into lane `l` (and the rest of its data
+    /// into `s`): what [`VelocityBundle::set_new_lane`] stores, and what the
+    /// anchor update sets.
+    pub(super) fn set_lane(&mut self, s: &mut SolveBundle, l: usize, c: &VelocityConstraint) {
+        self.set_new_lane(s, l, c);
+        s.block_ok = s.block_ok & !(1 << l) | (c.block_ok as u8) << l;
+        put(&mut s.k11, l, c.k[0]);
+        put(&mut s.k12, l, c.k[1]);
+        put(&mut s.k22, l, c.k[2]);
+        put(&mut s.inv_det, l, c.k[3]);
+        let points = self.points.iter_mut().zip(&mut s.points);
+        for ((p, q), c) in points.zip(&c.points) {
+            p.normal.set_lane(l, c.normal);
+            put(&mut p.arm_na, l, c.arm_na);
+            put(&mut p.arm_nb, l, c.arm_nb);
+            put(&mut p.arm_ta, l, c.arm_ta);
+            put(&mut p.arm_tb, l, c.arm_tb);
+            put(&mut q.bias, l, c.bias);
+            put(&mut q.mass, l, c.mass);
         }
     }
 
@@ -66,38 +70,45 @@ impl VelocityBundle {
     /// sets before anything reads it (normal, arms, bias, masses along the
     /// normal, the block matrix): [`VelocityBundle::set_lane`] with those
     /// stores saved.
-    pub(super) fn set_new_lane(&mut self, l: usize, c: &VelocityConstraint) {
+    pub(super) fn set_new_lane(&mut self, s: &mut SolveBundle, l: usize, c: &VelocityConstraint) {
         self.a[l] = c.a;
         self.b[l] = c.b;
-        put(&mut self.friction, l, c.friction);
+        put(&mut s.friction, l, c.friction);
         self.count[l] = c.count;
-        put(&mut self.impact, l, if c.impact { 1.0 } else { 0.0 });
-        self.quiet = self.quiet & !(1 << l) | (c.quiet as u8) << l;
+        put(&mut s.impact, l, if c.impact { 1.0 } else { 0.0 });
+        s.quiet = s.quiet & !(1 << l) | (c.quiet as u8) << l;
         put(&mut self.rolling_arm, l, c.rolling_arm);
-        put(&mut self.angular_mass, l, c.angular_mass);
+        put(&mut s.angular_mass, l, c.angular_mass);
         put(&mut self.rolling_impulse, l, c.rolling_impulse);
-        for (p, s) in self.points.iter_mut().zip(&c.points) {
-            put(&mut p.tangent_mass, l, s.tangent_mass);
-            put(&mut p.normal_impulse, l, s.normal_impulse);
-            put(&mut p.tangent_impulse, l, s.tangent_impulse);
-            put(&mut p.max_normal_impulse, l, s.max_normal_impulse);
+        let points = self.points.iter_mut().zip(&mut s.points);
+        for ((p, q), c) in points.zip(&c.points) {
+            put(&mut q.tangent_mass, l, c.tangent_mass);
+            put(&mut p.normal_impulse, l, c.normal_impulse);
+            put(&mut p.tangent_impulse, l, c.tangent_impulse);
+            put(&mut q.max_normal_impulse, l, c.max_normal_impulse);
         }
     }
 
     /// Puts back, in the lanes of `lanes` (bit `l` for lane `l`), what the
-    /// anchor update changed since `old`: the quiet lanes keep their
-    /// anchors (see [`Quiet`]).
-    pub(super) fn keep_lanes(&mut self, old: &VelocityBundle, lanes: u8) {
+    /// anchor update changed since `old` (this part) and `old_s` (the rest,
+    /// now `s`): the quiet lanes keep their anchors (see [`Quiet`]).
+    pub(super) fn keep_lanes(
+        &mut self,
+        s: &mut SolveBundle,
+        old: &VelocityBundle,
+        old_s: &SolveBundle,
+        lanes: u8,
+    ) {
         let m = bits_mask(lanes);
         let keep = |x: &mut F, o: F| *x = select(m, o, *x);
-        keep(&mut self.k11, old.k11);
-        keep(&mut self.k12, old.k12);
-        keep(&mut self.k22, old.k22);
-        keep(&mut self.inv_det, old.inv_det);
+        keep(&mut s.k11, old_s.k11);
+        keep(&mut s.k12, old_s.k12);
+        keep(&mut s.k22, old_s.k22);
+        keep(&mut s.inv_det, old_s.inv_det);
         keep(&mut self.rolling_impulse, old.rolling_impulse);
-        self.block_ok = self.block_ok & !lanes | old.block_ok & lanes;
+        s.block_ok = s.block_ok & !lanes | old_s.block_ok & lanes;
         let used = lanes_mask(self.fill);
-        self.all_block = self.block_ok & used == used;
+        s.all_block = s.block_ok & used == used;
         for (p, o) in self.points.iter_mut().zip(&old.points) {
             keep(&mut p.normal.x, o.normal.x);
             keep(&mut p.normal.y, o.normal.y);
@@ -105,18 +116,21 @@ impl VelocityBundle {
             keep(&mut p.arm_nb, o.arm_nb);
             keep(&mut p.arm_ta, o.arm_ta);
             keep(&mut p.arm_tb, o.arm_tb);
-            keep(&mut p.bias, o.bias);
-            keep(&mut p.mass, o.mass);
-            keep(&mut p.tangent_mass, o.tangent_mass);
             keep(&mut p.normal_impulse, o.normal_impulse);
             keep(&mut p.tangent_impulse, o.tangent_impulse);
         }
+        for (q, o) in s.points.iter_mut().zip(&old_s.points) {
+            keep(&mut q.bias, o.bias);
+            keep(&mut q.mass, o.mass);
+            keep(&mut q.tangent_mass, o.tangent_mass);
+        }
     }
 
-    /// Zeroes the impulses of the lanes that are impacts, as the anchor
-    /// update does (`update_one`: an impact starts every substep afresh).
-    pub(super) fn forget_impacts(&mut self) {
-        let impact = gt(self.impact, F::splat(0.5));
+    /// Zeroes the impulses of the lanes that are impacts (`s.impact`), as
+    /// the anchor update does (`update_one`: an impact starts every substep
+    /// afresh).
+    pub(super) fn forget_impacts(&mut self, s: &SolveBundle) {
+        let impact = gt(s.impact, F::splat(0.5));
         let points = if self.single { 1 } else { 2 };
         for p in &mut self.points[..points] {
             p.normal_impulse = select(impact, F::ZERO, p.normal_impulse);

@@ -56,7 +56,8 @@ pub(crate) use position::{apply_restitution, solve_positions, PositionPass};
 pub(crate) use rows::{NormalRows, RowsAt};
 pub(crate) use velocity::{solve_velocities, update_and_warm_start};
 
-/// One contact point of a bundle's lanes, as [`VelocityPoint`].
+/// One contact point of a bundle's lanes, as [`VelocityPoint`]: what the
+/// warm start reads (the rest is in [`PointS`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct PointW {
     normal: V2,
@@ -64,16 +65,27 @@ struct PointW {
     arm_nb: F,
     arm_ta: F,
     arm_tb: F,
+    normal_impulse: F,
+    tangent_impulse: F,
+}
+
+/// The rest of a contact point of a bundle's lanes (see [`PointW`]): what
+/// only the anchor update, the velocity iterations and restitution read.
+#[derive(Clone, Copy, Debug, Default)]
+struct PointS {
     bias: F,
     mass: F,
     tangent_mass: F,
-    normal_impulse: F,
-    tangent_impulse: F,
     max_normal_impulse: F,
 }
 
 /// A bundle's constraints' data for the velocity passes, as
-/// [`VelocityConstraint`].
+/// [`VelocityConstraint`], in two parts: this one, which the warm start
+/// reads, and a [`SolveBundle`] that only the anchor update, the velocity
+/// iterations and restitution read. The substeps after the first warm
+/// start most bundles of a settled scene without updating their anchors
+/// (see `ContactBundles::still`), and stream this part alone: 800 bytes a
+/// bundle of eight lanes, where both parts hold 1,312.
 #[derive(Clone, Copy, Debug, Default)]
 struct VelocityBundle {
     a: [u32; LANES],
@@ -82,17 +94,12 @@ struct VelocityBundle {
     fill: u8,
     /// Every lane is a one-point manifold (else every lane has two points).
     single: bool,
-    /// Every lane is solved by the block solver this substep (set with the
-    /// anchors; two-point bundles only).
-    all_block: bool,
     /// The next bundle shares no responding body with this one, and the
     /// passes may solve the two side by side.
     independent_of_next: bool,
-    /// 1 in the lanes that are impacts this step (see `IMPACT_SPEED`), 0
-    /// in the others.
-    impact: F,
     /// The lanes whose bodies are stored back (see [`Writes`]).
     writes: Writes,
+    count: [u8; LANES],
     /// The bodies' inverse masses and inertias (fixed through the step),
     /// stored when the bundle is built so that the passes gather only
     /// velocities. The geometry bundle keeps the same values for the
@@ -101,23 +108,36 @@ struct VelocityBundle {
     inv_inertia_a: F,
     inv_mass_b: F,
     inv_inertia_b: F,
-    count: [u8; LANES],
+    /// Rolling resistance of one-point manifolds, as in
+    /// [`VelocityConstraint`] (0 where there is none).
+    rolling_arm: F,
+    rolling_impulse: F,
+    points: [PointW; 2],
+}
+
+/// The part of a bundle's velocity data that the warm start does not read
+/// (see [`VelocityBundle`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct SolveBundle {
+    /// Every lane is solved by the block solver this substep (set with the
+    /// anchors; two-point bundles only).
+    all_block: bool,
     /// The lanes (bit `l` for lane `l`) whose block matrix is well
     /// conditioned this substep.
     block_ok: u8,
     /// The lanes resting quietly this step (see [`Quiet`]).
     quiet: u8,
+    /// 1 in the lanes that are impacts this step (see `IMPACT_SPEED`), 0
+    /// in the others.
+    impact: F,
     friction: F,
     k11: F,
     k12: F,
     k22: F,
     inv_det: F,
-    /// Rolling resistance of one-point manifolds, as in
-    /// [`VelocityConstraint`] (0 where there is none).
-    rolling_arm: F,
+    /// As [`VelocityConstraint`]'s, for the rolling resistance.
     angular_mass: F,
-    rolling_impulse: F,
-    points: [PointW; 2],
+    points: [PointS; 2],
 }
 
 /// One feature point of a bundle's lanes, as `FeaturePoint` (the tests'
@@ -197,7 +217,8 @@ impl Writes {
 /// The scheduled contact constraints of one step, in bundles.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactBundles {
-    /// The bundles in use: the first `len` of `velocity` and `geometry`.
+    /// The bundles in use: the first `len` of `velocity`, `solve` and
+    /// `geometry`.
     len: usize,
     /// The bundles, with the last step's beyond `len`: a bundle is built over
     /// an old one, each field it sets written once, and the fields the
@@ -206,6 +227,7 @@ pub(crate) struct ContactBundles {
     /// instead, the step wrote every bundle twice and streamed lines that
     /// the update fetches again.
     velocity: Vec<VelocityBundle>,
+    solve: Vec<SolveBundle>,
     geometry: Vec<GeometryBundle>,
     /// Per bundle and lane: restitution inputs and the contact.
     info: Vec<[ConstraintInfo; LANES]>,
@@ -297,8 +319,13 @@ impl ContactBundles {
             // The old bundle the one after next is built over (see
             // `ContactBundles::velocity`), asked for ahead of its stores.
             let old = self.len + ahead::AHEAD;
-            if let (Some(v), Some(g)) = (self.velocity.get(old), self.geometry.get(old)) {
+            if let (Some(v), Some(s), Some(g)) = (
+                self.velocity.get(old),
+                self.solve.get(old),
+                self.geometry.get(old),
+            ) {
                 v.prefetch(false);
+                s.prefetch(false);
                 g.prefetch(false);
             }
             let lanes: [u32; LANES] = std::array::from_fn(|l| block[p.lanes[l] as usize].at);

@@ -35,6 +35,7 @@ pub(super) struct Substep<'a> {
 #[inline(always)]
 pub(super) fn point_anchors<const FACES: u8>(
     p: &mut PointW,
+    q: &mut PointS,
     g: &GeometryBundle,
     k: usize,
     st: &Substep,
@@ -53,14 +54,14 @@ pub(super) fn point_anchors<const FACES: u8>(
     let im = ba.inv_mass + bb.inv_mass;
     let (rna, rnb) = (cross(ra, n), cross(rb, n));
     let k = im + ba.inv_inertia * rna * rna + bb.inv_inertia * rnb * rnb;
-    p.mass = inv_or_zero(k);
-    p.bias = max((max(s, F::ZERO) + curve) * st.inv_h, -st.max_push);
+    q.mass = inv_or_zero(k);
+    q.bias = max((max(s, F::ZERO) + curve) * st.inv_h, -st.max_push);
     p.normal = n;
     let t = tangent(n);
     (p.arm_na, p.arm_nb) = (rna, rnb);
     (p.arm_ta, p.arm_tb) = (cross(ra, t), cross(rb, t));
     let kt = im + ba.inv_inertia * p.arm_ta * p.arm_ta + bb.inv_inertia * p.arm_tb * p.arm_tb;
-    p.tangent_mass = select(st.fresh, inv_or_zero(kt), p.tangent_mass);
+    q.tangent_mass = select(st.fresh, inv_or_zero(kt), q.tangent_mass);
     (rna, rnb, n, s, ra, rb)
 }
 
@@ -94,11 +95,17 @@ pub(super) fn relative_velocity(ba: &BodyW, bb: &BodyW, ra: V2, rb: V2) -> V2 {
 
 /// `super::super::solve_friction` in lanes.
 #[inline(always)]
-pub(super) fn solve_friction(friction: F, p: &mut PointW, ba: &mut BodyW, bb: &mut BodyW) {
+pub(super) fn solve_friction(
+    friction: F,
+    p: &mut PointW,
+    q: &PointS,
+    ba: &mut BodyW,
+    bb: &mut BodyW,
+) {
     let t = tangent(p.normal);
     let vt = speed(ba, bb, t, p.arm_ta, p.arm_tb);
     let max_f = friction * p.normal_impulse;
-    let new = clamp(p.tangent_impulse - p.tangent_mass * vt, -max_f, max_f);
+    let new = clamp(p.tangent_impulse - q.tangent_mass * vt, -max_f, max_f);
     let delta = new - p.tangent_impulse;
     p.tangent_impulse = new;
     apply(ba, bb, t, p.arm_ta, p.arm_tb, delta);
@@ -107,12 +114,12 @@ pub(super) fn solve_friction(friction: F, p: &mut PointW, ba: &mut BodyW, bb: &m
 /// One point's normal impulse, clamped at zero (`super::super::solve_one`'s
 /// point-by-point step, and a one-point manifold's normal solve) in lanes.
 #[inline(always)]
-pub(super) fn solve_point_normal(p: &mut PointW, ba: &mut BodyW, bb: &mut BodyW) {
+pub(super) fn solve_point_normal(p: &mut PointW, q: &mut PointS, ba: &mut BodyW, bb: &mut BodyW) {
     let vn = speed(ba, bb, p.normal, p.arm_na, p.arm_nb);
-    let new = max(p.normal_impulse - p.mass * (vn + p.bias), F::ZERO);
+    let new = max(p.normal_impulse - q.mass * (vn + q.bias), F::ZERO);
     let delta = new - p.normal_impulse;
     p.normal_impulse = new;
-    p.max_normal_impulse = max(p.max_normal_impulse, new);
+    q.max_normal_impulse = max(q.max_normal_impulse, new);
     apply(ba, bb, p.normal, p.arm_na, p.arm_nb, delta);
 }
 
@@ -120,14 +127,20 @@ pub(super) fn solve_point_normal(p: &mut PointW, ba: &mut BodyW, bb: &mut BodyW)
 /// `super::super::solve_one`): a torque impulse bounded by the rolling arm
 /// times `load`, the manifold's normal impulse.
 #[inline(always)]
-pub(super) fn solve_rolling(c: &mut VelocityBundle, load: F, ba: &mut BodyW, bb: &mut BodyW) {
+pub(super) fn solve_rolling(
+    c: &mut VelocityBundle,
+    s: &SolveBundle,
+    load: F,
+    ba: &mut BodyW,
+    bb: &mut BodyW,
+) {
     let rolls = gt(c.rolling_arm, F::ZERO);
     if !rolls.any() {
         return;
     }
     let cap = c.rolling_arm * load;
     let new = clamp(
-        c.rolling_impulse - c.angular_mass * (bb.w - ba.w),
+        c.rolling_impulse - s.angular_mass * (bb.w - ba.w),
         -cap,
         cap,
     );

@@ -223,14 +223,15 @@ pub(crate) fn apply_restitution(
     let n = constraints.len;
     let bundles = constraints.velocity[..n]
         .iter_mut()
+        .zip(&mut constraints.solve[..n])
         .zip(&constraints.geometry[..n]);
     let bundles = bundles.zip(&constraints.info).zip(&constraints.bouncy);
-    for (((c, g), info), _) in bundles.filter(|(_, &bouncy)| bouncy) {
+    for ((((c, cs), g), info), _) in bundles.filter(|(_, &bouncy)| bouncy) {
         // `super::super::restitution_one`'s test, before the update (which
         // leaves the approach and the peak impulse alone).
         let bounces = c.used().any(|l| {
             let info = &info[l];
-            let mut points = c.points[..c.count[l] as usize].iter().zip(&info.approach);
+            let mut points = cs.points[..c.count[l] as usize].iter().zip(&info.approach);
             info.restitution != 0.0
                 && points.any(|(p, &approach)| {
                     let skip = approach > -prm.restitution_threshold
@@ -239,18 +240,19 @@ pub(crate) fn apply_restitution(
                 })
         });
         if !bounces {
-            c.forget_impacts();
+            c.forget_impacts(cs);
             continue;
         }
         let all = super::Quiet::All;
-        super::velocity::update_bundle(c, g, bodies, poses, 0.0, prm.max_push_speed, all);
+        let push = prm.max_push_speed;
+        super::velocity::update_bundle(c, cs, g, bodies, poses, 0.0, push, all);
         for l in c.used() {
             if info[l].restitution == 0.0 {
                 continue;
             }
-            let mut s = c.lane(l);
+            let mut s = c.lane(cs, l);
             restitution_one(&mut s, &info[l], bodies, prm);
-            c.set_lane(l, &s);
+            c.set_lane(cs, l, &s);
         }
     }
 }

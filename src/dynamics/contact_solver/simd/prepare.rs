@@ -41,16 +41,21 @@ impl ContactBundles {
         self.len += 1;
         if at == self.velocity.len() {
             self.velocity.push(VelocityBundle::default());
+            self.solve.push(SolveBundle::default());
             self.geometry.push(GeometryBundle::default());
         }
-        let (v, g) = (&mut self.velocity[at], &mut self.geometry[at]);
+        let (v, vs, g) = (
+            &mut self.velocity[at],
+            &mut self.solve[at],
+            &mut self.geometry[at],
+        );
         (v.fill, v.single, v.independent_of_next) = (fill, single, true);
         (g.single, g.independent_of_next) = (single, true);
         // Read before the anchor update writes them: the peak impulses
         // (a running maximum) and the marks of quiet and block-solved
         // lanes, which a one-point bundle never sets.
-        (v.all_block, v.block_ok, v.quiet) = (false, 0, 0);
-        for p in &mut v.points {
+        (vs.all_block, vs.block_ok, vs.quiet) = (false, 0, 0);
+        for p in &mut vs.points {
             p.max_normal_impulse = F::ZERO;
         }
         if single {
@@ -58,8 +63,9 @@ impl ContactBundles {
             // block matrix but the scalar copies of its lanes; they are
             // kept as a new bundle's.
             v.points[1] = PointW::default();
+            vs.points[1] = PointS::default();
             g.points[1] = FeatureW::default();
-            (v.k11, v.k12, v.k22, v.inv_det) = (F::ZERO, F::ZERO, F::ZERO, F::ZERO);
+            (vs.k11, vs.k12, vs.k22, vs.inv_det) = (F::ZERO, F::ZERO, F::ZERO, F::ZERO);
         }
 
         // What each lane's contact gives without arithmetic goes straight
@@ -130,18 +136,18 @@ impl ContactBundles {
             let vn = dv.dot(n);
             impact |= lt(vn, F::splat(-IMPACT_SPEED));
             *approach = vn;
+            vs.points[k].tangent_mass = select(gt(kt, F::ZERO), F::ONE / kt, F::ZERO);
             let vp = &mut v.points[k];
-            vp.tangent_mass = select(gt(kt, F::ZERO), F::ONE / kt, F::ZERO);
             vp.normal_impulse = lane(&|s| s.manifold.points[k].normal_impulse);
             vp.tangent_impulse = lane(&|s| s.manifold.points[k].tangent_impulse);
             g.points[k].ab = ra - rb;
         }
-        v.impact = select(impact, F::ONE, F::ZERO);
-        v.friction = lane(&|s| s.friction);
+        vs.impact = select(impact, F::ONE, F::ZERO);
+        vs.friction = lane(&|s| s.friction);
         let ii = sa.inv_inertia + sb.inv_inertia;
         let has_ii = gt(ii, F::ZERO);
         v.rolling_arm = select(rolls & has_ii, lane(&|s| s.rolling_arm), F::ZERO);
-        v.angular_mass = select(has_ii, F::ONE / ii, F::ZERO);
+        vs.angular_mass = select(has_ii, F::ONE / ii, F::ZERO);
         v.rolling_impulse = select(
             gt(v.rolling_arm, F::ZERO),
             lane(&|s| s.manifold.rolling_impulse),

@@ -47,17 +47,21 @@ impl ContactBundles {
 
     /// The normal rows of the constraint at `at`.
     pub fn normal_rows(&self, at: RowsAt) -> NormalRows {
-        let v = &self.velocity[at.bundle as usize];
+        let (v, s) = (
+            &self.velocity[at.bundle as usize],
+            &self.solve[at.bundle as usize],
+        );
         let l = at.lane as usize;
         let mut rows = NormalRows {
             count: v.count[l] as usize,
             ..NormalRows::default()
         };
-        for (i, p) in v.points[..rows.count].iter().enumerate() {
+        let points = v.points.iter().zip(&s.points);
+        for (i, (p, q)) in points.take(rows.count).enumerate() {
             rows.normal[i] = p.normal.lane(l);
             rows.arm_a[i] = get(&p.arm_na, l);
             rows.arm_b[i] = get(&p.arm_nb, l);
-            rows.bias[i] = get(&p.bias, l);
+            rows.bias[i] = get(&q.bias, l);
             rows.impulse[i] = get(&p.normal_impulse, l);
         }
         rows
@@ -66,13 +70,17 @@ impl ContactBundles {
     /// Sets the accumulated normal impulses (N·s) of the constraint at `at`
     /// (its first `count` points), raising their step maxima to match.
     pub fn set_normal_impulses(&mut self, at: RowsAt, impulses: [f32; 2]) {
-        let v = &mut self.velocity[at.bundle as usize];
+        let (v, s) = (
+            &mut self.velocity[at.bundle as usize],
+            &mut self.solve[at.bundle as usize],
+        );
         let l = at.lane as usize;
         let count = v.count[l] as usize;
-        for (p, &x) in v.points[..count].iter_mut().zip(&impulses) {
+        let points = v.points.iter_mut().zip(&mut s.points);
+        for ((p, q), &x) in points.take(count).zip(&impulses) {
             put(&mut p.normal_impulse, l, x);
-            let m = get(&p.max_normal_impulse, l).max(x);
-            put(&mut p.max_normal_impulse, l, m);
+            let m = get(&q.max_normal_impulse, l).max(x);
+            put(&mut q.max_normal_impulse, l, m);
         }
     }
 }

@@ -11,22 +11,22 @@ use super::*;
 
 /// The anchor update of a one-point bundle; see `super::super::update_one`,
 /// which always takes the second-order term of a single point's predicted
-/// separation.
+/// separation. `step`: the substep, its inverse and the cap on a
+/// separating target.
 #[inline(always)]
 pub(super) fn update_single(
     c: &mut VelocityBundle,
+    s: &mut SolveBundle,
     g: &GeometryBundle,
     bodies: &[SolverBody],
     poses: &[SolverPose],
-    h: f32,
-    inv_h: f32,
-    max_push: f32,
+    step: (f32, f32, f32),
 ) {
     match g.faces {
-        FACES_A => update_single_on::<FACES_A>(c, g, bodies, poses, h, inv_h, max_push),
-        FACES_B => update_single_on::<FACES_B>(c, g, bodies, poses, h, inv_h, max_push),
-        FACES_MIXED => update_single_on::<FACES_MIXED>(c, g, bodies, poses, h, inv_h, max_push),
-        _ => update_single_on::<FACES_ANY>(c, g, bodies, poses, h, inv_h, max_push),
+        FACES_A => update_single_on::<FACES_A>(c, s, g, bodies, poses, step),
+        FACES_B => update_single_on::<FACES_B>(c, s, g, bodies, poses, step),
+        FACES_MIXED => update_single_on::<FACES_MIXED>(c, s, g, bodies, poses, step),
+        _ => update_single_on::<FACES_ANY>(c, s, g, bodies, poses, step),
     }
 }
 
@@ -34,12 +34,11 @@ pub(super) fn update_single(
 #[inline(always)]
 fn update_single_on<const FACES: u8>(
     c: &mut VelocityBundle,
+    s: &mut SolveBundle,
     g: &GeometryBundle,
     bodies: &[SolverBody],
     poses: &[SolverPose],
-    h: f32,
-    inv_h: f32,
-    max_push: f32,
+    (h, inv_h, max_push): (f32, f32, f32),
 ) {
     let (ba, bb) = c.gather(bodies);
     let (qa, qb) = (PoseW::gather(poses, &g.a), PoseW::gather(poses, &g.b));
@@ -48,7 +47,7 @@ fn update_single_on<const FACES: u8>(
     let fresh = gt(
         hw * (ba.w.abs() + bb.w.abs()),
         F::splat(super::super::velocity::FAST_TURN),
-    ) | gt(c.impact, F::splat(0.5));
+    ) | gt(s.impact, F::splat(0.5));
     c.rolling_impulse = select(fresh, F::ZERO, c.rolling_impulse);
     let step = Substep {
         ba: &ba,
@@ -63,41 +62,41 @@ fn update_single_on<const FACES: u8>(
         inv_h: F::splat(inv_h),
         max_push: F::splat(max_push),
     };
-    point_anchors::<FACES>(&mut c.points[0], g, 0, &step);
+    point_anchors::<FACES>(&mut c.points[0], &mut s.points[0], g, 0, &step);
 }
 
 /// The velocity pass of a one-point bundle in lanes: friction, the normal
 /// impulse, rolling resistance (see `super::super::solve_one`).
 #[inline(always)]
-pub(super) fn solve_single(c: &mut VelocityBundle, bodies: &mut [SolverBody]) {
+pub(super) fn solve_single(c: &mut VelocityBundle, s: &mut SolveBundle, bodies: &mut [SolverBody]) {
     let (mut ba, mut bb) = c.gather(bodies);
-    solve_single_on(c, &mut ba, &mut bb);
+    solve_single_on(c, s, &mut ba, &mut bb);
     c.scatter(&ba, &bb, bodies);
 }
 
 /// [`solve_single`] on two independent bundles, side by side.
 #[inline(always)]
 pub(super) fn solve_single_pair(
-    c1: &mut VelocityBundle,
-    c2: &mut VelocityBundle,
+    (c1, s1): (&mut VelocityBundle, &mut SolveBundle),
+    (c2, s2): (&mut VelocityBundle, &mut SolveBundle),
     bodies: &mut [SolverBody],
 ) {
     let (mut a1, mut b1) = c1.gather(bodies);
     let (mut a2, mut b2) = c2.gather(bodies);
-    solve_single_on(c1, &mut a1, &mut b1);
-    solve_single_on(c2, &mut a2, &mut b2);
+    solve_single_on(c1, s1, &mut a1, &mut b1);
+    solve_single_on(c2, s2, &mut a2, &mut b2);
     c1.scatter(&a1, &b1, bodies);
     c2.scatter(&a2, &b2, bodies);
 }
 
 /// [`solve_single`] on gathered bodies.
 #[inline(always)]
-fn solve_single_on(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
-    let p = &mut c.points[0];
-    solve_friction(c.friction, p, ba, bb);
-    solve_point_normal(p, ba, bb);
+fn solve_single_on(c: &mut VelocityBundle, s: &mut SolveBundle, ba: &mut BodyW, bb: &mut BodyW) {
+    let (p, q) = (&mut c.points[0], &mut s.points[0]);
+    solve_friction(s.friction, p, q, ba, bb);
+    solve_point_normal(p, q, ba, bb);
     let load = p.normal_impulse;
-    solve_rolling(c, load, ba, bb);
+    solve_rolling(c, s, load, ba, bb);
 }
 
 /// The position correction of a one-point bundle in lanes, from its bodies'

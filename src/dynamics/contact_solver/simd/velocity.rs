@@ -27,12 +27,16 @@ pub(crate) fn update_and_warm_start(
     quiet: Quiet,
 ) {
     let (single, still) = (&constraints.single, &mut constraints.still);
-    let (cs, gs) = (
-        &mut constraints.velocity[..constraints.len],
-        &constraints.geometry[..constraints.len],
+    let n = constraints.len;
+    let (cs, ss, gs) = (
+        &mut constraints.velocity[..n],
+        &mut constraints.solve[..n],
+        &constraints.geometry[..n],
     );
     // The bundles whose anchors a later substep keeps, marked as the first
-    // one sets them (`update_bundle`): those read no geometry then.
+    // one sets them (`update_bundle`): those read no geometry then, nor the
+    // part of their velocity data that only the velocity iterations read
+    // (see `VelocityBundle`).
     let marking = matches!(quiet, Quiet::Mark { .. });
     if marking {
         still.clear();
@@ -45,17 +49,22 @@ pub(crate) fn update_and_warm_start(
             let single = single[ahead];
             if !(keeping && still[ahead]) {
                 next.prefetch(single);
+                ss[ahead].prefetch(single);
             }
             cs[ahead].prefetch(single);
         }
-        let (c, g) = (&mut cs[i], &gs[i]);
+        let (c, s, g) = (&mut cs[i], &mut ss[i], &gs[i]);
         debug_assert!(
-            !keeping || still[i] == (!c.single && c.quiet == lanes_mask(c.fill)),
+            !keeping || still[i] == (!c.single && s.quiet == lanes_mask(c.fill)),
             "a still bundle's mark out of date"
         );
-        update_bundle(c, g, before, poses, h, max_push, quiet);
+        // A still bundle keeps every lane's anchors: its update would
+        // change nothing.
+        if !(keeping && still[i]) {
+            update_bundle(c, s, g, before, poses, h, max_push, quiet);
+        }
         if marking {
-            still[i] = !c.single && c.quiet == lanes_mask(c.fill);
+            still[i] = !c.single && s.quiet == lanes_mask(c.fill);
         }
         warm_start_bundle(c, bodies);
     }
@@ -64,8 +73,10 @@ pub(crate) fn update_and_warm_start(
 /// The anchor update of one bundle (see [`update_and_warm_start`]); `h = 0`
 /// (before restitution) leaves no bias.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // the scalar routine's arguments, spread
 pub(super) fn update_bundle(
     c: &mut VelocityBundle,
+    s: &mut SolveBundle,
     g: &GeometryBundle,
     bodies: &[SolverBody],
     poses: &[SolverPose],
@@ -74,55 +85,53 @@ pub(super) fn update_bundle(
     quiet: Quiet,
 ) {
     let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
+    let step = (h, inv_h, max_push);
     if c.single {
         // One-point manifolds are never quiet.
-        super::single::update_single(c, g, bodies, poses, h, inv_h, max_push);
+        super::single::update_single(c, s, g, bodies, poses, step);
         return;
     }
-    let keep = if quiet == Quiet::Keep { c.quiet } else { 0 };
+    let keep = if quiet == Quiet::Keep { s.quiet } else { 0 };
     if keep == 0 {
-        update_block(c, g, bodies, poses, h, inv_h, max_push, quiet);
+        update_block(c, s, g, bodies, poses, step, quiet);
     } else if keep != lanes_mask(c.fill) {
-        let old = *c;
-        update_block(c, g, bodies, poses, h, inv_h, max_push, quiet);
-        c.keep_lanes(&old, keep);
+        let (old, old_s) = (*c, *s);
+        update_block(c, s, g, bodies, poses, step, quiet);
+        c.keep_lanes(s, &old, &old_s, keep);
     }
 }
 
 /// The anchor update of a two-point bundle in lanes, every lane (the
 /// caller puts back the quiet ones; see [`update_bundle`]).
+/// `step`: the substep, its inverse and the cap on a separating target.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the scalar routine's arguments, spread
 pub(super) fn update_block(
     c: &mut VelocityBundle,
+    s: &mut SolveBundle,
     g: &GeometryBundle,
     bodies: &[SolverBody],
     poses: &[SolverPose],
-    h: f32,
-    inv_h: f32,
-    max_push: f32,
+    step: (f32, f32, f32),
     quiet: Quiet,
 ) {
     let (c, g, b, q) = (c, g, bodies, poses);
     match g.faces {
-        FACES_A => update_block_on::<FACES_A>(c, g, b, q, h, inv_h, max_push, quiet),
-        FACES_B => update_block_on::<FACES_B>(c, g, b, q, h, inv_h, max_push, quiet),
-        FACES_MIXED => update_block_on::<FACES_MIXED>(c, g, b, q, h, inv_h, max_push, quiet),
-        _ => update_block_on::<FACES_ANY>(c, g, b, q, h, inv_h, max_push, quiet),
+        FACES_A => update_block_on::<FACES_A>(c, s, g, b, q, step, quiet),
+        FACES_B => update_block_on::<FACES_B>(c, s, g, b, q, step, quiet),
+        FACES_MIXED => update_block_on::<FACES_MIXED>(c, s, g, b, q, step, quiet),
+        _ => update_block_on::<FACES_ANY>(c, s, g, b, q, step, quiet),
     }
 }
 
 /// [`update_block`] for bundles whose features are as `FACES` says.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the scalar routine's arguments, spread
 pub(super) fn update_block_on<const FACES: u8>(
     c: &mut VelocityBundle,
+    s: &mut SolveBundle,
     g: &GeometryBundle,
     bodies: &[SolverBody],
     poses: &[SolverPose],
-    h: f32,
-    inv_h: f32,
-    max_push: f32,
+    (h, inv_h, max_push): (f32, f32, f32),
     quiet: Quiet,
 ) {
     let (ba, bb) = (
@@ -149,7 +158,7 @@ pub(super) fn update_block_on<const FACES: u8>(
     let fresh = gt(
         F::splat(h) * (ba.w.abs() + bb.w.abs()),
         F::splat(super::super::velocity::FAST_TURN),
-    ) | gt(c.impact, F::splat(0.5));
+    ) | gt(s.impact, F::splat(0.5));
     c.rolling_impulse = select(fresh, F::ZERO, c.rolling_impulse);
     let step = Substep {
         ba: &ba,
@@ -163,10 +172,11 @@ pub(super) fn update_block_on<const FACES: u8>(
         inv_h,
         max_push,
     };
-    let anchors = |p: &mut PointW, k: usize| point_anchors::<FACES>(p, g, k, &step);
-    let [p1, p2] = &mut c.points;
-    let (a1, b1, n1, s1, ra1, rb1) = anchors(p1, 0);
-    let (a2, b2, n2, s2, ra2, rb2) = anchors(p2, 1);
+    let anchors =
+        |p: &mut PointW, q: &mut PointS, k: usize| point_anchors::<FACES>(p, q, g, k, &step);
+    let ([p1, p2], [q1, q2]) = (&mut c.points, &mut s.points);
+    let (a1, b1, n1, s1, ra1, rb1) = anchors(p1, q1, 0);
+    let (a2, b2, n2, s2, ra2, rb2) = anchors(p2, q2, 1);
     if let Quiet::Mark { depth, span } = quiet {
         let (depth, span) = (F::splat(depth), F::splat(span));
         let steady = |s: F, n: V2, ra: V2, rb: V2| {
@@ -175,7 +185,7 @@ pub(super) fn update_block_on<const FACES: u8>(
         };
         let steady = steady(s1, n1, ra1, rb1) & steady(s2, n2, ra2, rb2);
         let resting = !curved & !fresh & steady;
-        c.quiet = resting.to_bitmask() as u8 & lanes_mask(c.fill);
+        s.quiet = resting.to_bitmask() as u8 & lanes_mask(c.fill);
     }
     // `super::block_matrix` in lanes.
     let im = ba.inv_mass + bb.inv_mass;
@@ -185,10 +195,10 @@ pub(super) fn update_block_on<const FACES: u8>(
     let det = k11 * k22 - k12 * k12;
     let condition = F::splat(super::super::MAX_CONDITION) * det;
     let ok = gt(k11, F::ZERO) & gt(k22, F::ZERO) & lt(k11 * k11, condition);
-    (c.k11, c.k12, c.k22, c.inv_det) = (k11, k12, k22, F::ONE / det);
-    c.block_ok = ok.to_bitmask() as u8;
+    (s.k11, s.k12, s.k22, s.inv_det) = (k11, k12, k22, F::ONE / det);
+    s.block_ok = ok.to_bitmask() as u8;
     let used = lanes_mask(c.fill);
-    c.all_block = c.block_ok & used == used;
+    s.all_block = s.block_ok & used == used;
 }
 
 /// The warm start of one bundle in lanes.
@@ -219,8 +229,10 @@ pub(super) fn warm_start_bundle(c: &VelocityBundle, bodies: &mut [SolverBody]) {
 /// overlap their dependency chains; each body still sees the same
 /// operations in the same order.
 pub(crate) fn solve_velocities(constraints: &mut ContactBundles, bodies: &mut [SolverBody]) {
-    let (cs, single) = (
-        &mut constraints.velocity[..constraints.len],
+    let n = constraints.len;
+    let (cs, ss, single) = (
+        &mut constraints.velocity[..n],
+        &mut constraints.solve[..n],
         &constraints.single,
     );
     let mut i = 0;
@@ -229,24 +241,25 @@ pub(crate) fn solve_velocities(constraints: &mut ContactBundles, bodies: &mut [S
         // The bundles this step and the next will reach, asked for ahead.
         while asked < (i + 2 + super::ahead::AHEAD).min(cs.len()) {
             cs[asked].prefetch(single[asked]);
+            ss[asked].prefetch(single[asked]);
             asked += 1;
         }
-        if let [c1, c2, ..] = &mut cs[i..] {
+        if let ([c1, c2, ..], [s1, s2, ..]) = (&mut cs[i..], &mut ss[i..]) {
             if c1.independent_of_next && c1.single == c2.single {
                 if c1.single {
-                    super::single::solve_single_pair(c1, c2, bodies);
+                    super::single::solve_single_pair((c1, s1), (c2, s2), bodies);
                 } else {
-                    solve_pair(c1, c2, bodies);
+                    solve_pair((c1, s1), (c2, s2), bodies);
                 }
                 i += 2;
                 continue;
             }
         }
-        let c = &mut cs[i];
+        let (c, s) = (&mut cs[i], &mut ss[i]);
         if c.single {
-            super::single::solve_single(c, bodies);
+            super::single::solve_single(c, s, bodies);
         } else {
-            solve_bundle(c, bodies);
+            solve_bundle(c, s, bodies);
         }
         i += 1;
     }
@@ -255,22 +268,22 @@ pub(crate) fn solve_velocities(constraints: &mut ContactBundles, bodies: &mut [S
 /// The velocity pass of one bundle in lanes: friction at both points, then
 /// the normal impulses.
 #[inline(always)]
-pub(super) fn solve_bundle(c: &mut VelocityBundle, bodies: &mut [SolverBody]) {
+pub(super) fn solve_bundle(c: &mut VelocityBundle, s: &mut SolveBundle, bodies: &mut [SolverBody]) {
     let (mut ba, mut bb) = c.gather(bodies);
-    let friction = c.friction;
-    let [p1, p2] = &mut c.points;
-    solve_friction(friction, p1, &mut ba, &mut bb);
-    solve_friction(friction, p2, &mut ba, &mut bb);
-    solve_normal(c, &mut ba, &mut bb);
-    solve_rolling_two(c, &mut ba, &mut bb);
+    let friction = s.friction;
+    let ([p1, p2], [q1, q2]) = (&mut c.points, &s.points);
+    solve_friction(friction, p1, q1, &mut ba, &mut bb);
+    solve_friction(friction, p2, q2, &mut ba, &mut bb);
+    solve_normal(c, s, &mut ba, &mut bb);
+    solve_rolling_two(c, s, &mut ba, &mut bb);
     c.scatter(&ba, &bb, bodies);
 }
 
 /// A two-point bundle's rolling resistance, bounded by both points' load.
 #[inline(always)]
-fn solve_rolling_two(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
+fn solve_rolling_two(c: &mut VelocityBundle, s: &SolveBundle, ba: &mut BodyW, bb: &mut BodyW) {
     let load = c.points[0].normal_impulse + c.points[1].normal_impulse;
-    solve_rolling(c, load, ba, bb);
+    solve_rolling(c, s, load, ba, bb);
 }
 
 /// The normal impulses of a two-point bundle, as `super::solve_one`: the
@@ -279,29 +292,34 @@ fn solve_rolling_two(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
 /// kinds computes both in every lane and keeps each lane's own (the
 /// discarded lanes may hold anything, even NaN; nothing of them is kept).
 #[inline(always)]
-fn solve_normal(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
-    if c.all_block {
-        solve_normal_block(c, ba, bb);
+fn solve_normal(c: &mut VelocityBundle, s: &mut SolveBundle, ba: &mut BodyW, bb: &mut BodyW) {
+    if s.all_block {
+        solve_normal_block(c, s, ba, bb);
         return;
     }
-    let (mut sa, mut sb, mut points) = (*ba, *bb, c.points);
-    for p in &mut points {
-        solve_point_normal(p, &mut sa, &mut sb);
+    let (mut sa, mut sb, mut points, mut rest) = (*ba, *bb, c.points, s.points);
+    for (p, q) in points.iter_mut().zip(&mut rest) {
+        solve_point_normal(p, q, &mut sa, &mut sb);
     }
-    if c.block_ok == 0 {
+    if s.block_ok == 0 {
         (*ba, *bb) = (sa, sb);
-        for (p, s) in c.points.iter_mut().zip(&points) {
-            (p.normal_impulse, p.max_normal_impulse) = (s.normal_impulse, s.max_normal_impulse);
+        for (p, x) in c.points.iter_mut().zip(&points) {
+            p.normal_impulse = x.normal_impulse;
+        }
+        for (q, x) in s.points.iter_mut().zip(&rest) {
+            q.max_normal_impulse = x.max_normal_impulse;
         }
         return;
     }
-    solve_normal_block(c, ba, bb);
-    let block = lanes_of(c.block_ok);
+    solve_normal_block(c, s, ba, bb);
+    let block = lanes_of(s.block_ok);
     *ba = BodyW::select(block, ba, &sa);
     *bb = BodyW::select(block, bb, &sb);
-    for (p, s) in c.points.iter_mut().zip(&points) {
-        p.normal_impulse = select(block, p.normal_impulse, s.normal_impulse);
-        p.max_normal_impulse = select(block, p.max_normal_impulse, s.max_normal_impulse);
+    for (p, x) in c.points.iter_mut().zip(&points) {
+        p.normal_impulse = select(block, p.normal_impulse, x.normal_impulse);
+    }
+    for (q, x) in s.points.iter_mut().zip(&rest) {
+        q.max_normal_impulse = select(block, q.max_normal_impulse, x.max_normal_impulse);
     }
 }
 
@@ -321,24 +339,25 @@ fn lanes_of(bits: u8) -> F {
 /// [`solve_bundle`] on two independent bundles, interleaved step by step.
 #[inline(always)]
 pub(super) fn solve_pair(
-    c1: &mut VelocityBundle,
-    c2: &mut VelocityBundle,
+    (c1, s1): (&mut VelocityBundle, &mut SolveBundle),
+    (c2, s2): (&mut VelocityBundle, &mut SolveBundle),
     bodies: &mut [SolverBody],
 ) {
     let (mut a1, mut b1) = c1.gather(bodies);
     let (mut a2, mut b2) = c2.gather(bodies);
-    let (f1, f2) = (c1.friction, c2.friction);
+    let (f1, f2) = (s1.friction, s2.friction);
     {
         let ([p11, p12], [p21, p22]) = (&mut c1.points, &mut c2.points);
-        solve_friction(f1, p11, &mut a1, &mut b1);
-        solve_friction(f2, p21, &mut a2, &mut b2);
-        solve_friction(f1, p12, &mut a1, &mut b1);
-        solve_friction(f2, p22, &mut a2, &mut b2);
+        let ([q11, q12], [q21, q22]) = (&s1.points, &s2.points);
+        solve_friction(f1, p11, q11, &mut a1, &mut b1);
+        solve_friction(f2, p21, q21, &mut a2, &mut b2);
+        solve_friction(f1, p12, q12, &mut a1, &mut b1);
+        solve_friction(f2, p22, q22, &mut a2, &mut b2);
     }
-    solve_normal(c1, &mut a1, &mut b1);
-    solve_normal(c2, &mut a2, &mut b2);
-    solve_rolling_two(c1, &mut a1, &mut b1);
-    solve_rolling_two(c2, &mut a2, &mut b2);
+    solve_normal(c1, s1, &mut a1, &mut b1);
+    solve_normal(c2, s2, &mut a2, &mut b2);
+    solve_rolling_two(c1, s1, &mut a1, &mut b1);
+    solve_rolling_two(c2, s2, &mut a2, &mut b2);
     c1.scatter(&a1, &b1, bodies);
     c2.scatter(&a2, &b2, bodies);
 }
@@ -346,23 +365,28 @@ pub(super) fn solve_pair(
 /// `super::solve_normal_block` in lanes: the four cases of the 2×2 LCP are
 /// all computed and the first that holds is selected, in the scalar order.
 #[inline(always)]
-pub(super) fn solve_normal_block(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mut BodyW) {
-    let [p1, p2] = &mut c.points;
-    let vn1 = speed(ba, bb, p1.normal, p1.arm_na, p1.arm_nb) + p1.bias;
-    let vn2 = speed(ba, bb, p2.normal, p2.arm_na, p2.arm_nb) + p2.bias;
-    let (k11, k12, k22) = (c.k11, c.k12, c.k22);
+pub(super) fn solve_normal_block(
+    c: &mut VelocityBundle,
+    s: &mut SolveBundle,
+    ba: &mut BodyW,
+    bb: &mut BodyW,
+) {
+    let ([p1, p2], [q1, q2]) = (&mut c.points, &mut s.points);
+    let vn1 = speed(ba, bb, p1.normal, p1.arm_na, p1.arm_nb) + q1.bias;
+    let vn2 = speed(ba, bb, p2.normal, p2.arm_na, p2.arm_nb) + q2.bias;
+    let (k11, k12, k22) = (s.k11, s.k12, s.k22);
     let (ax, ay) = (p1.normal_impulse, p2.normal_impulse);
     let bx = vn1 - (k11 * ax + k12 * ay);
     let by = vn2 - (k12 * ax + k22 * ay);
     let zero = F::ZERO;
     // Both points active.
-    let both_x = -(k22 * bx - k12 * by) * c.inv_det;
-    let both_y = -(k11 * by - k12 * bx) * c.inv_det;
+    let both_x = -(k22 * bx - k12 * by) * s.inv_det;
+    let both_y = -(k11 * by - k12 * bx) * s.inv_det;
     let both = ge(both_x, zero) & ge(both_y, zero);
     // Only point 1, only point 2, neither.
-    let x1 = -bx * p1.mass;
+    let x1 = -bx * q1.mass;
     let only1 = ge(x1, zero) & ge(k12 * x1 + by, zero);
-    let x2 = -by * p2.mass;
+    let x2 = -by * q2.mass;
     let only2 = ge(x2, zero) & ge(k12 * x2 + bx, zero);
     let none = ge(bx, zero) & ge(by, zero);
     // No case fits (rounding): keep the impulses.
@@ -377,8 +401,8 @@ pub(super) fn solve_normal_block(c: &mut VelocityBundle, ba: &mut BodyW, bb: &mu
     let (dx, dy) = (x - ax, y - ay);
     p1.normal_impulse = x;
     p2.normal_impulse = y;
-    p1.max_normal_impulse = max(p1.max_normal_impulse, x);
-    p2.max_normal_impulse = max(p2.max_normal_impulse, y);
+    q1.max_normal_impulse = max(q1.max_normal_impulse, x);
+    q2.max_normal_impulse = max(q2.max_normal_impulse, y);
     apply(ba, bb, p1.normal, p1.arm_na, p1.arm_nb, dx);
     apply(ba, bb, p2.normal, p2.arm_na, p2.arm_nb, dy);
 }

@@ -189,7 +189,7 @@ fn bundle(
     v: &[VelocityConstraint; LANES],
     g: &[ContactGeometry; LANES],
     bodies: &[SolverBody],
-) -> (VelocityBundle, GeometryBundle) {
+) -> (VelocityBundle, SolveBundle, GeometryBundle) {
     let single = v[0].count == 1;
     let mut vb = VelocityBundle {
         fill: LANES as u8,
@@ -200,12 +200,13 @@ fn bundle(
         single,
         ..Default::default()
     };
+    let mut sb = SolveBundle::default();
     for l in 0..LANES {
-        vb.set_lane(l, &v[l]);
+        vb.set_lane(&mut sb, l, &v[l]);
         gb.set_lane(l, &g[l]);
     }
     finish(&mut vb, &mut gb, LANES, bodies);
-    (vb, gb)
+    (vb, sb, gb)
 }
 
 /// What the build sets once a bundle's lanes are stored: the write masks,
@@ -307,7 +308,7 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
     let mut seen = Seen::default();
     for _ in 0..cases {
         let (bodies, poses, mut vc, gc) = case(&mut g, count, planar);
-        let (mut vb, gb) = bundle(&vc, &gc, &bodies);
+        let (mut vb, mut sb, gb) = bundle(&vc, &gc, &bodies);
         seen.faces[gb.faces as usize] += 1;
         for c in &gc {
             let kinds = c.points[..c.count as usize].iter().map(|p| p.kind);
@@ -347,7 +348,7 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
                     &mut vc[l], &gc[l], &bodies, poses, h, inv_h, TEST_PUSH, quiet,
                 );
             }
-            update_bundle(&mut vb, &gb, &bodies, poses, h, TEST_PUSH, quiet);
+            update_bundle(&mut vb, &mut sb, &gb, &bodies, poses, h, TEST_PUSH, quiet);
             if quiet == Quiet::Keep {
                 let lanes = vc.iter().filter(|c| c.quiet).count();
                 seen.quiet += (lanes > 0) as u32;
@@ -355,7 +356,7 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
             }
             for (l, c) in vc.iter().enumerate() {
                 assert_eq!(
-                    constraint_bits(&vb.lane(l)),
+                    constraint_bits(&vb.lane(&sb, l)),
                     constraint_bits(c),
                     "update {quiet:?}"
                 );
@@ -366,7 +367,7 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
                     .count() as u32;
             }
             if count == 2 {
-                assert_eq!(vb.all_block, vc.iter().all(|c| c.block_ok));
+                assert_eq!(sb.all_block, vc.iter().all(|c| c.block_ok));
             }
         }
         // Warm start and two velocity passes.
@@ -389,13 +390,13 @@ fn compare(seed: u64, cases: usize, count: u8, planar: bool) -> Seen {
                     solve_one(c, &mut scalar);
                 }
                 if vb.single {
-                    solve_single(&mut vb, &mut lanes);
+                    solve_single(&mut vb, &mut sb, &mut lanes);
                 } else {
-                    solve_bundle(&mut vb, &mut lanes);
+                    solve_bundle(&mut vb, &mut sb, &mut lanes);
                 }
                 assert_eq!(body_bits(&lanes), body_bits(&scalar), "velocity");
                 for (l, c) in vc.iter().enumerate() {
-                    assert_eq!(constraint_bits(&vb.lane(l)), constraint_bits(c));
+                    assert_eq!(constraint_bits(&vb.lane(&sb, l)), constraint_bits(c));
                     let cap = c.rolling_arm * c.rolling_load();
                     seen.rolled += (cap > 0.0 && c.rolling_impulse.abs() == cap) as u32;
                 }
@@ -530,10 +531,11 @@ fn restitution_in_bundles_matches_the_scalar_routines() {
             }
         });
         let bouncy = info.iter().any(|i| i.restitution != 0.0);
-        let (vb, gb) = bundle(&vc, &gc, &bodies);
+        let (vb, sb, gb) = bundle(&vc, &gc, &bodies);
         let mut bundles = ContactBundles {
             len: 1,
             velocity: vec![vb],
+            solve: vec![sb],
             geometry: vec![gb],
             info: vec![info],
             bouncy: vec![bouncy],

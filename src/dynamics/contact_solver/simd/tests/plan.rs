@@ -17,7 +17,7 @@ fn position_pass_corrects_unjointed_contacts_on_alternate_substeps() {
     let (mut skipped, mut mixed, mut pushed, mut deep) = (0, 0, [0; 2], 0);
     for case_no in 0..600 {
         let (bodies, poses, vc, gc) = case(&mut g, 1 + (case_no % 2) as u8, false);
-        let (vb, gb) = bundle(&vc, &gc, &bodies);
+        let (vb, sb, gb) = bundle(&vc, &gc, &bodies);
         let info: [ConstraintInfo; LANES] = std::array::from_fn(|l| ConstraintInfo {
             contact: l as u32,
             slot: l as u32,
@@ -27,6 +27,7 @@ fn position_pass_corrects_unjointed_contacts_on_alternate_substeps() {
         let mut bundles = ContactBundles {
             len: 1,
             velocity: vec![vb],
+            solve: vec![sb],
             geometry: vec![gb],
             info: vec![info],
             bouncy: vec![false],

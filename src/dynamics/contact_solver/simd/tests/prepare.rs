@@ -113,6 +113,7 @@ fn scalar_bundle(
     gravity: Vec2,
 ) -> (
     VelocityBundle,
+    SolveBundle,
     GeometryBundle,
     [ConstraintInfo; LANES],
     bool,
@@ -137,14 +138,15 @@ fn scalar_bundle(
         independent_of_next: true,
         ..Default::default()
     };
+    let mut s = SolveBundle::default();
     for (l, c) in built.iter().enumerate() {
-        v.set_new_lane(l, &c.velocity);
+        v.set_new_lane(&mut s, l, &c.velocity);
         g.set_lane(l, &c.geometry);
     }
     finish(&mut v, &mut g, fill, bodies);
     let info = std::array::from_fn(|l| built[l].info);
     let bouncy = built[..fill].iter().any(|c| c.info.restitution != 0.0);
-    (v, g, info, bouncy)
+    (v, s, g, info, bouncy)
 }
 
 #[test]
@@ -172,7 +174,7 @@ fn the_build_in_lanes_equals_the_scalar_build_bit_for_bit() {
             .collect();
         bodies.push(SolverBody::default());
         let inputs: Vec<Input> = (0..fill as u32).map(|l| input(&mut g, l, count)).collect();
-        let (v, gb, info, bouncy) = scalar_bundle(&inputs, fill, &bodies, gravity);
+        let (v, s, gb, info, bouncy) = scalar_bundle(&inputs, fill, &bodies, gravity);
 
         let mut lanes = ContactBundles::default();
         let at: Vec<u32> = (0..fill as u32).collect();
@@ -182,6 +184,11 @@ fn the_build_in_lanes_equals_the_scalar_build_bit_for_bit() {
         assert_eq!(
             format!("{:?}", lanes.velocity[0]),
             format!("{v:?}"),
+            "case {case_no}"
+        );
+        assert_eq!(
+            format!("{:?}", lanes.solve[0]),
+            format!("{s:?}"),
             "case {case_no}"
         );
         assert_eq!(
@@ -197,7 +204,7 @@ fn the_build_in_lanes_equals_the_scalar_build_bit_for_bit() {
         assert_eq!(lanes.bouncy[0], bouncy, "case {case_no}");
         built_over_old_matches(&lanes, &at, &bodies, gravity, &inputs, case_no);
 
-        impacts += (0..fill).filter(|&l| get(&v.impact, l) > 0.5).count();
+        impacts += (0..fill).filter(|&l| get(&s.impact, l) > 0.5).count();
         bounces += info[..fill]
             .iter()
             .filter(|i| i.approach.iter().any(|&a| a != 0.0))
@@ -255,8 +262,8 @@ fn built_over_old_matches(
     };
     let mut old = new.clone();
     for l in 0..LANES {
-        old.velocity[0].set_lane(l, &poison);
-        old.velocity[0].all_block = true;
+        old.velocity[0].set_lane(&mut old.solve[0], l, &poison);
+        old.solve[0].all_block = true;
     }
     for p in &mut old.geometry[0].points {
         p.ab = V2::new(F::splat(nan), F::splat(nan));
@@ -269,16 +276,21 @@ fn built_over_old_matches(
     let poses: Vec<SolverPose> = bodies.iter().map(|_| SolverPose::default()).collect();
     let mut fresh = new.clone();
     for b in [&mut fresh, &mut old] {
-        let (v, g) = (&mut b.velocity[0], &b.geometry[0]);
+        let (v, s, g) = (&mut b.velocity[0], &mut b.solve[0], &b.geometry[0]);
         let quiet = Quiet::Mark {
             depth: 0.001,
             span: 0.01,
         };
-        super::super::velocity::update_bundle(v, g, bodies, &poses, 1.0 / 240.0, 3.0, quiet);
+        super::super::velocity::update_bundle(v, s, g, bodies, &poses, 1.0 / 240.0, 3.0, quiet);
     }
     assert_eq!(
         format!("{:?}", old.velocity[0]),
         format!("{:?}", fresh.velocity[0]),
+        "case {case_no}: built over an old bundle"
+    );
+    assert_eq!(
+        format!("{:?}", old.solve[0]),
+        format!("{:?}", fresh.solve[0]),
         "case {case_no}: built over an old bundle"
     );
     assert_eq!(
