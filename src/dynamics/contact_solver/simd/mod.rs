@@ -240,9 +240,9 @@ pub(crate) struct ContactBundles {
     single: Vec<bool>,
     /// Per bundle: every lane in use rests quietly this step, so the
     /// substeps after the first keep its anchors and read none of its
-    /// geometry (set by the first substep's anchor update; see
-    /// [`Quiet`]). The passes ask ahead for the geometry of the others
-    /// only.
+    /// geometry nor its [`SolveBundle`] in the warm start (set by the first
+    /// substep's anchor update; see [`Quiet`]). The warm start asks ahead
+    /// for those parts of the others only.
     still: Vec<bool>,
     /// Per bundle: the bodies the position pass holds (none unless
     /// [`ContactBundles::plan_position_pass`] says so).
