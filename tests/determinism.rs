@@ -244,8 +244,7 @@ fn rebuilding_a_scene_gives_the_same_world() {
 }
 
 fn snapshot(world: &World) -> World {
-    let text = ron::ser::to_string(world).expect("a world serializes");
-    ron::de::from_str(&text).expect("a snapshot deserializes")
+    World::from_snapshot(&world.snapshot()).expect("a snapshot restores")
 }
 
 /// Snapshot at `at` steps, then run both worlds on and compare every hash.

@@ -185,8 +185,7 @@ fn a_recycled_batch_is_dropped_again_where_it_was_spawned() {
 }
 
 fn snapshot(world: &World) -> World {
-    let text = ron::ser::to_string(world).expect("a world serializes");
-    ron::de::from_str(&text).expect("a snapshot deserializes")
+    World::from_snapshot(&world.snapshot()).expect("a snapshot restores")
 }
 
 #[test]

@@ -174,8 +174,8 @@ impl Clone for Scratch {
 }
 
 /// The physics world. Add bodies with [`World::add_body`], advance with
-/// [`World::step`]. The whole state serializes with serde: a restored world
-/// continues bit-identically.
+/// [`World::step`]. The whole state serializes with serde ([`World::snapshot`]
+/// as text): a restored world continues bit-identically.
 ///
 /// ```
 /// use minkowski::{BodyDef, BodyKind, Shape, Vec2, World, WorldSettings};
