@@ -39,9 +39,17 @@ fn out_dir() -> PathBuf {
 
 /// Runs the binary under xvfb-run and returns the PNG's bytes.
 fn render(scene: Option<&Path>, extra: &[&str], out: &Path) -> Vec<u8> {
+    render_on(99, scene, extra, out)
+}
+
+/// [`render`] on the first free X display from `display` up (`xvfb-run -a
+/// -n`: two renders at once search from different numbers, or both could
+/// take the same free one).
+fn render_on(display: u32, scene: Option<&Path>, extra: &[&str], out: &Path) -> Vec<u8> {
     let _ = std::fs::remove_file(out);
     let mut cmd = Command::new("xvfb-run");
-    cmd.args(["-a", "-s", "-screen 0 1280x800x24", BIN, "play"]);
+    cmd.args(["-a", "-n", &display.to_string()]);
+    cmd.args(["-s", "-screen 0 1280x800x24", BIN, "play"]);
     if let Some(s) = scene {
         cmd.arg(s);
     }
@@ -66,6 +74,25 @@ fn render(scene: Option<&Path>, extra: &[&str], out: &Path) -> Vec<u8> {
         String::from_utf8_lossy(&o.stderr)
     );
     std::fs::read(out).unwrap_or_else(|e| panic!("{}: {e}", out.display()))
+}
+
+/// Two renders of the same run at once (each is one process on one core),
+/// to `out` with suffixes `-1` and `-2`: their PNGs, in that order.
+fn render_twice(
+    scene: Option<&Path>,
+    extra: &[&str],
+    dir: &Path,
+    stem: &str,
+) -> (Vec<u8>, Vec<u8>) {
+    let (a, b) = (
+        dir.join(format!("{stem}-1.png")),
+        dir.join(format!("{stem}-2.png")),
+    );
+    std::thread::scope(|s| {
+        let second = s.spawn(|| render_on(200, scene, extra, &b));
+        let first = render_on(100, scene, extra, &a);
+        (first, second.join().expect("the second render"))
+    })
 }
 
 /// Fraction of pixels that clearly differ from the background (the faint grid
@@ -144,16 +171,7 @@ fn every_scene_renders_deterministically() {
             .unwrap_or("builtin")
             .to_string();
         // Without the HUD, every pixel that is not background is a body's.
-        let a = render(
-            scene.as_deref(),
-            &["--no-hud"],
-            &dir.join(format!("{stem}-1.png")),
-        );
-        let b = render(
-            scene.as_deref(),
-            &["--no-hud"],
-            &dir.join(format!("{stem}-2.png")),
-        );
+        let (a, b) = render_twice(scene.as_deref(), &["--no-hud"], &dir, &stem);
         // A blank frame has no ink at all; the sparsest shipped scene (the
         // pendulum: a 0.1 m disc on a 2 m rod) has about 0.4 %.
         let ink = ink_fraction(&a);
@@ -171,14 +189,12 @@ fn every_scene_renders_deterministically() {
         .unwrap_or(&scenes[0])
         .as_deref();
     let extra = ["--overlay", "all", "--inspect", "0,1"];
-    let a = render(first, &extra, &dir.join("all-1.png"));
-    let b = render(first, &extra, &dir.join("all-2.png"));
+    let (a, b) = render_twice(first, &extra, &dir, "all");
     assert!(ink_fraction(&a) > 0.05, "overlay run: too little drawn");
     assert!(a == b, "overlay run: two runs gave different PNGs");
     // The panels: settings, plots (after 20 steps of samples) and picker.
     let extra = ["--panel", "settings,plots,scenes"];
-    let a = render(first, &extra, &dir.join("panels-1.png"));
-    let b = render(first, &extra, &dir.join("panels-2.png"));
+    let (a, b) = render_twice(first, &extra, &dir, "panels");
     // The panels' headings, the open buttons and the picker's current scene
     // are in the accent colour: about 550 pixels at 640x400, where the HUD
     // and toolbar alone have about 120.
@@ -193,8 +209,7 @@ fn every_scene_renders_deterministically() {
     // (theme::OV_CONTACT, (1.0, 0.3, 0.25)), which nothing else on this
     // picture has (the contacts overlay is off).
     let extra = ["--panel", "events", "--hover-event", "0"];
-    let a = render(first, &extra, &dir.join("events-1.png"));
-    let b = render(first, &extra, &dir.join("events-2.png"));
+    let (a, b) = render_twice(first, &extra, &dir, "events");
     let red = color_pixels(&a, [255, 77, 64]);
     let red_without = color_pixels(
         &render(first, &[], &dir.join("events-0.png")),
