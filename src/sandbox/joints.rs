@@ -3,13 +3,19 @@
 //! and travel, ropes and springs, all coloured by load: the reaction force
 //! against the largest in the world (green to red), or against its break
 //! force for a breakable joint. With the Joints overlay, the reaction force
-//! on body B as an arrow.
+//! on body B as an arrow. A joint shorter on screen than its glyphs is one
+//! thin line between its bodies, in the same colour.
 
 use super::camera::Camera;
 use super::theme;
 use macroquad::prelude::*;
 use minkowski::dynamics::joint::{Joint, JointKind};
 use minkowski::World;
+
+/// The shortest joint drawn in full, as the distance between its bodies'
+/// centres (or its world anchor and its body's centre) on screen, in
+/// pixels; shorter ones are one line (see [`draw`]).
+const DETAIL_PIXELS: f32 = 12.0;
 
 /// Length of the largest force arrow (screen pixels).
 const FORCE_MAX_PIXELS: f32 = 60.0;
@@ -94,6 +100,17 @@ pub fn draw(cam: &Camera, world: &World, forces: bool) {
             .and_then(|a| world.body(a))
             .map(|b| b.center_of_mass());
         let body_b = world.body(def.body_b);
+        // Too small on screen for its glyph (a hinge's ring is at least
+        // 2 px across, its links 2 px thick): one thin line between the
+        // bodies, still coloured by load. Drawn in full, a zoomed-out grid
+        // of joints was a solid block of glyphs over its bodies, and took a
+        // second a frame to rasterize without a GPU.
+        let from = ca.unwrap_or(pa);
+        let to = body_b.map_or(pb, |b| b.center_of_mass());
+        if cam.scale * from.distance(to) < DETAIL_PIXELS {
+            line(cam, from, to, 1.0, dim);
+            continue;
+        }
         if let Some(ca) = ca {
             line(cam, ca, pa, 2.0, dim);
         }
