@@ -48,7 +48,7 @@ pub fn world_columns(world: &World) -> [f64; 12] {
     let p = world.linear_momentum();
     let depth = world
         .contacts()
-        .flat_map(|c| c.manifold.points().iter().map(|p| -p.separation))
+        .map(|c| -c.manifold.min_separation())
         .fold(0.0f32, f32::max);
     [
         step as f64,

@@ -21,7 +21,8 @@ fn world_with(deep_penetration: f32) -> World {
 
 fn deepest(w: &World) -> f32 {
     w.contacts()
-        .flat_map(|c| c.manifold.points().iter().map(|p| -p.separation))
+        .flat_map(|c| c.manifold.points().to_vec())
+        .map(|p| -p.separation)
         .fold(0.0, f32::max)
 }
 

@@ -47,7 +47,18 @@ impl World {
         // The world holds numbers, strings, sequences, options and plain
         // enums, each of which RON writes; nothing in it refuses to
         // serialize, so this cannot fail.
-        ron::ser::to_string(self).expect("every part of a world serializes to RON")
+        // The last step's impulses may still be banked beside the contacts
+        // (see `contact_pool::Banked`): a copy with them stored is written.
+        let settled;
+        let world = if self.contacts.is_banked() {
+            let mut w = self.clone();
+            w.contacts.settle_all();
+            settled = w;
+            &settled
+        } else {
+            self
+        };
+        ron::ser::to_string(world).expect("every part of a world serializes to RON")
     }
 
     /// A world from [`World::snapshot`]'s text, or where and why the text is

@@ -20,7 +20,7 @@
 
 use super::joints::{JOINT_MAX_ANGULAR, JOINT_MAX_LINEAR};
 use super::timer::{SolverTimings, Stopwatch};
-use super::world::{World, WorldEvent};
+use super::world::{Banked, World, WorldEvent};
 use crate::dynamics::contact_solver::{
     self, Pending, PositionPass, Quiet, SolverParams, Source, QUIET_DEPTH,
 };
@@ -379,24 +379,17 @@ impl World {
         contact_solver::apply_restitution(&mut constraints, &mut bodies, &poses, &params);
         joint_lanes.finish(&mut joints);
 
-        // The bundles visit the pool out of order: each bundle's contacts
-        // are asked for while the one before is stored (`math::prefetch`).
-        constraints.for_each_impulses(
-            &mut self.contacts,
-            |contacts, slot| {
-                let m = &contacts[slot as usize].manifold;
-                crate::math::prefetch(&m.points[0]);
-                crate::math::prefetch(&m.points[1]);
-            },
-            |contacts, slot, normal, tangent, rolling, count| {
-                let m = &mut contacts[slot as usize].manifold;
-                m.rolling_impulse = rolling;
-                for (k, p) in m.points[..count].iter_mut().enumerate() {
-                    p.normal_impulse = normal[k];
-                    p.tangent_impulse = tangent[k];
-                }
-            },
-        );
+        // The impulses, banked beside the pool for the next narrowphase to
+        // store (see `Banked`).
+        let bank = self.contacts.open_bank();
+        constraints.for_each_impulses(bank, |bank, slot, normal, tangent, rolling, count| {
+            bank[slot as usize] = Banked {
+                normal,
+                tangent,
+                rolling,
+                count: count as u32,
+            };
+        });
         if let (Some(d), Some(j)) = (drag, self.drag.as_mut()) {
             j.impulse = d.impulses.linear;
         }

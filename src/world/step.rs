@@ -178,6 +178,8 @@ impl World {
         for i in 0..self.contacts.len() {
             self.prefetch_pairs_ahead(i);
             let k = self.contacts.order()[i];
+            // Last step's impulses, banked by the solver (see `Banked`).
+            self.contacts.settle(k);
             let c = &mut self.contacts[k as usize];
             // The smaller shape's bounding radius, read here where the
             // shapes are in cache: the solver's rolling resistance takes
@@ -299,6 +301,7 @@ impl World {
                 n += 1;
             }
         }
+        self.contacts.close_bank();
         touching.truncate(n);
         self.scratch.touching = touching;
         self.scratch.touch_keys = keys;

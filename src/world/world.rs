@@ -19,7 +19,7 @@ pub use readout::LaneUse;
 mod removal;
 mod wake;
 
-pub(crate) use super::contact_pool::{Contact, ContactList, MergeBuffers, Touch, TouchKey};
+pub(crate) use super::contact_pool::{Banked, Contact, ContactList, MergeBuffers, Touch, TouchKey};
 pub use super::event::WorldEvent;
 
 /// Wall-clock time of each stage of the last step (ms). For display only:
@@ -67,7 +67,7 @@ pub(crate) struct Proxy {
 
 /// A contact as shown to users: the two bodies and their manifold.
 #[derive(Clone, Copy, Debug)]
-pub struct ContactView<'w> {
+pub struct ContactView {
     /// Body A (the normal points from A to B).
     pub body_a: BodyId,
     /// Body B.
@@ -77,7 +77,7 @@ pub struct ContactView<'w> {
     /// The index of the touching shape in body B.
     pub shape_b: u32,
     /// Normal, points, separations and impulses.
-    pub manifold: &'w Manifold,
+    pub manifold: Manifold,
 }
 
 /// Reusable per-step buffers (not part of the state). A clone of a world

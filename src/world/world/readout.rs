@@ -29,16 +29,16 @@ impl LaneUse {
 
 impl World {
     /// Contacts with at least one point, in (body A, body B) order.
-    pub fn contacts(&self) -> impl Iterator<Item = ContactView<'_>> + '_ {
+    pub fn contacts(&self) -> impl Iterator<Item = ContactView> + '_ {
         self.contacts
-            .iter()
-            .filter(|c| c.manifold.count > 0)
-            .map(|c| ContactView {
+            .iter_slots()
+            .filter(|(_, c)| c.manifold.count > 0)
+            .map(|(k, c)| ContactView {
                 body_a: self.id_of(c.body_a),
                 body_b: self.id_of(c.body_b),
                 shape_a: c.child_a,
                 shape_b: c.child_b,
-                manifold: &c.manifold,
+                manifold: self.contacts.manifold(k),
             })
     }
 

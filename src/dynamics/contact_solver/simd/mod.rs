@@ -377,22 +377,15 @@ impl ContactBundles {
 
     /// Calls `f(store, slot, normal impulses, tangent impulses, rolling
     /// impulse, count)` for every constraint, with its contact's slot in the
-    /// pool, to store its impulses for next step's warm start in `store`.
-    /// `ahead(store, slot)` is called with the next bundle's slots first, for
-    /// the caller to ask for them (the bundles visit the pool out of order).
+    /// pool, to store its impulses for next step's warm start in `store`,
+    /// in the bundles' order.
     pub fn for_each_impulses<T>(
         &self,
         store: &mut T,
-        mut ahead: impl FnMut(&T, u32),
         mut f: impl FnMut(&mut T, u32, [f32; 2], [f32; 2], f32, usize),
     ) {
         let velocity = self.velocity();
-        for (i, (v, info)) in velocity.iter().zip(&self.info).enumerate() {
-            if let (Some(next), Some(fill)) = (self.info.get(i + 1), velocity.get(i + 1)) {
-                for n in &next[..fill.fill as usize] {
-                    ahead(store, n.slot);
-                }
-            }
+        for (v, info) in velocity.iter().zip(&self.info) {
             for (l, info) in info.iter().enumerate().take(v.fill as usize) {
                 let [p1, p2] = &v.points;
                 f(
