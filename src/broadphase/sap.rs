@@ -567,6 +567,23 @@ impl SweepAndPrune {
         out.dedup();
     }
 
+    /// Whether any registered body is flagged static (answered from the
+    /// tree [`query_static`](Self::query_static) searches).
+    pub fn has_static(&self) -> bool {
+        !self.static_tree().is_empty()
+    }
+
+    /// The query tree over the static-flagged bodies, built on the first
+    /// call after a static body changed.
+    fn static_tree(&self) -> &QueryTree {
+        self.static_tree.get_or_init(|| {
+            QueryTree::build(self.bodies.iter().enumerate().filter_map(|(i, b)| {
+                let listed = b.present && self.static_bits.get(i as u32);
+                b.fat.filter(|_| listed).map(|f| (i as u32, f))
+            }))
+        })
+    }
+
     /// [`query`](Self::query) over the static-flagged bodies only: the ids
     /// of static bodies whose current fat box overlaps `aabb`, ascending.
     /// Answered from a query tree over the static bodies, built on the first
@@ -579,12 +596,7 @@ impl SweepAndPrune {
             return;
         }
         let q = canon_box(aabb);
-        let tree = self.static_tree.get_or_init(|| {
-            QueryTree::build(self.bodies.iter().enumerate().filter_map(|(i, b)| {
-                let listed = b.present && self.static_bits.get(i as u32);
-                b.fat.filter(|_| listed).map(|f| (i as u32, f))
-            }))
-        });
+        let tree = self.static_tree();
         // The tree's boxes are padded: each candidate is tested exactly.
         tree.query(&q, |id| {
             if self.bodies[id as usize].fat.is_some_and(|f| f.overlaps(&q)) {
