@@ -132,9 +132,14 @@ fn make_config(kind: Kind, pick: u32) -> SapConfig {
         Kind::ZeroSize | Kind::Touching => 0.0,
         _ => [0.0, 1.0][(pick / 3) as usize % 2],
     };
+    let lead = match kind {
+        Kind::ZeroSize | Kind::Touching => 0.0,
+        _ => [0.0, 2.0][(pick / 18) as usize % 2],
+    };
     SapConfig {
         margin,
         velocity_stretch: stretch,
+        lead,
         reevaluate_interval: [1, 3, 32][(pick / 6) as usize % 3],
         regions: pick % 7 != 0,
         crowd_cap: false,
@@ -236,6 +241,16 @@ impl Harness {
         }
         if let Some(f) = after {
             assert!(f.contains(&tight), "fat {f:?} must contain tight {tight:?}");
+            // Stretched by at least the step, the fat box holds the step's
+            // sweep too, lead or not: the pair is found before the body
+            // arrives.
+            if self.sap.config().velocity_stretch >= 1.0 && d.is_finite() {
+                let swept = Aabb::new(tight.min + d.min(Vec2::ZERO), tight.max + d.max(Vec2::ZERO));
+                assert!(
+                    f.contains(&swept),
+                    "fat {f:?} must contain the sweep {swept:?}"
+                );
+            }
         }
         if let Some(t) = self.tight[id as usize].as_mut() {
             t.0 = tight;

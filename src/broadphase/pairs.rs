@@ -79,9 +79,56 @@ pub(crate) fn sort_pairs(v: &mut Vec<Pair>, scratch: &mut Vec<Pair>) {
     }
 }
 
+/// Appends to `out` the sorted union of the sorted `a` and `b`, which
+/// share no pair.
+pub(crate) fn merge_sorted(a: &[Pair], b: &[Pair], out: &mut Vec<Pair>) {
+    out.reserve(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] < b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn merging_matches_sorting_the_union() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % m) as u32
+        };
+        for case in 0..200 {
+            let mut all: Vec<Pair> = (0..next(60)).map(|_| (next(20), next(20))).collect();
+            all.sort_unstable();
+            all.dedup();
+            // Dealt at random into two sorted, disjoint lists.
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for &p in &all {
+                if next(2) == 0 {
+                    a.push(p)
+                } else {
+                    b.push(p)
+                }
+            }
+            let mut out = vec![(7, 7)];
+            merge_sorted(&a, &b, &mut out);
+            assert_eq!(out[0], (7, 7), "case {case}: appended");
+            assert_eq!(out[1..], all[..], "case {case}");
+        }
+    }
 
     #[test]
     fn radix_sort_matches_comparison_sort() {

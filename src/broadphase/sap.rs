@@ -242,6 +242,7 @@ impl SweepAndPrune {
         let config = SapConfig {
             margin: sane(config.margin),
             velocity_stretch: sane(config.velocity_stretch),
+            lead: sane(config.lead),
             reevaluate_interval: config.reevaluate_interval.max(1),
             regions: config.regions,
             crowd_cap: config.crowd_cap,
@@ -328,7 +329,7 @@ impl SweepAndPrune {
         b.margin = own;
         b.fat = tight
             .is_valid()
-            .then(|| make_fat(&tight, Vec2::ZERO, margin, 0.0));
+            .then(|| make_fat(&tight, Vec2::ZERO, margin, 0.0, 0.0));
         b.motion = tight
             .is_valid()
             .then_some((tight, Vec2::ZERO, self.refreshes));
@@ -368,7 +369,11 @@ impl SweepAndPrune {
     /// or the body was parked or un-parked by an invalid or valid box. Unknown ids are
     /// ignored (returns `false`).
     pub fn update(&mut self, id: u32, tight: Aabb, displacement: Vec2) -> bool {
-        let (config_margin, stretch) = (self.config.margin, self.config.velocity_stretch);
+        let (config_margin, stretch, lead) = (
+            self.config.margin,
+            self.config.velocity_stretch,
+            self.config.lead,
+        );
         let refreshes = self.refreshes;
         let Some(b) = self.bodies.get_mut(id as usize).filter(|b| b.present) else {
             return false;
@@ -380,7 +385,7 @@ impl SweepAndPrune {
                 return false;
             }
         } else {
-            let fresh = make_fat(&tight, displacement, margin, stretch);
+            let fresh = make_fat(&tight, displacement, margin, stretch, lead);
             // The fat box must hold where the body is and where it will be after
             // this step's displacement: speculative contacts for fast bodies need
             // their pair before the body arrives, not after it has tunnelled.

@@ -242,6 +242,7 @@ impl World {
             broadphase: SweepAndPrune::new(SapConfig {
                 margin: settings.aabb_margin,
                 relative_motion: true,
+                lead: crate::broadphase::WORLD_LEAD,
                 ..SapConfig::default()
             }),
             settings,

@@ -57,6 +57,8 @@ pub(super) struct Crowd {
     /// [`super::SapConfig::relative_motion`]), with repeats: they are
     /// tested again at the next refresh, with the motion of that step.
     waiting: Vec<Pair>,
+    /// Where in `waiting` the retested pairs begin (see [`Crowd::retesting`]).
+    retested_from: usize,
 }
 
 impl Crowd {
@@ -91,15 +93,35 @@ impl Crowd {
         }
     }
 
-    /// The pairs refused for their motion this refresh, sorted (by the
-    /// pairs' radix sort, with `scratch` as its buffer, any memory: the
-    /// refresh passes its replaced pair set; a pour leaves some 20,000
-    /// pairs a step) and without repeats (emptied).
+    /// Marks where the retest of the last refresh's waiting pairs begins
+    /// (`SweepAndPrune::retest_waiting`): the pairs it leaves waiting again
+    /// come in that list's sorted order, and none of them is one a scan
+    /// found, as a scan's pairs have a dirty end and a retested pair has
+    /// none.
+    pub fn retesting(&mut self) {
+        self.retested_from = self.waiting.len();
+    }
+
+    /// The pairs refused for their motion this refresh, sorted and without
+    /// repeats (emptied): the scans' pairs sorted (by the pairs' radix
+    /// sort, with `scratch` as its buffer, any memory: the refresh passes
+    /// its replaced pair set), then merged with the retested ones, already
+    /// in order. A pour leaves some 20,000 pairs waiting a step, most of
+    /// them retested.
     pub fn take_waiting(&mut self, out: &mut Vec<Pair>, scratch: &mut Vec<Pair>) {
+        let from = std::mem::take(&mut self.retested_from).min(self.waiting.len());
         out.clear();
-        out.append(&mut self.waiting);
+        out.extend_from_slice(&self.waiting[..from]);
         super::pairs::sort_pairs(out, scratch);
         out.dedup();
+        let retested = &self.waiting[from..];
+        debug_assert!(retested.windows(2).all(|w| w[0] < w[1]));
+        if !retested.is_empty() {
+            scratch.clear();
+            super::pairs::merge_sorted(out, retested, scratch);
+            std::mem::swap(out, scratch);
+        }
+        self.waiting.clear();
     }
 
     /// Zeroes the counts and returns the capped ids, sorted.

@@ -30,6 +30,7 @@ impl SweepAndPrune {
     /// fat boxes still overlap and its motion now closes it, and waits
     /// again if they overlap but it does not.
     pub(super) fn retest_waiting(&self, crowd: &mut Crowd, found: &mut Vec<Pair>) {
+        crowd.retesting();
         let flags = (
             &self.static_bits,
             &self.dirty_bits,

@@ -377,3 +377,33 @@ fn a_body_coming_at_another_has_its_pair_with_relative_motion() {
     assert_eq!(sap.pairs(), &[(0, 1)]);
     assert!(sap.waiting.is_empty());
 }
+
+/// A body cruising at 0.4 margins a step: each re-made fat box holds the
+/// next step's sweep, and with a lead of two steps it lasts two steps
+/// longer (every fifth step instead of every third).
+#[test]
+fn a_lead_keeps_a_cruising_body_s_fat_box_longer() {
+    let margin = 0.05;
+    let step = Vec2::new(0.4 * margin, 0.0);
+    let remakes = |lead: f32| {
+        let mut sap = SweepAndPrune::new(SapConfig {
+            margin,
+            lead,
+            ..SapConfig::default()
+        });
+        let mut tight = bx(0.0, 0.0, 1.0, 1.0);
+        sap.insert(0, tight, false);
+        let mut n = 0;
+        for _ in 0..60 {
+            n += sap.update(0, tight, step) as u32;
+            let fat = sap.fat_aabb(0).unwrap();
+            let swept = Aabb::new(tight.min, tight.max + step);
+            assert!(fat.contains(&swept), "lead {lead}: {fat:?} {swept:?}");
+            sap.update_pairs();
+            tight = Aabb::new(tight.min + step, tight.max + step);
+        }
+        n
+    };
+    assert_eq!(remakes(0.0), 20);
+    assert_eq!(remakes(2.0), 12);
+}
