@@ -106,8 +106,7 @@ impl Crowd {
     /// repeats (emptied): the scans' pairs sorted (by the pairs' radix
     /// sort, with `scratch` as its buffer, any memory: the refresh passes
     /// its replaced pair set), then merged with the retested ones, already
-    /// in order. A pour leaves some 20,000 pairs waiting a step, most of
-    /// them retested.
+    /// in order. A pour leaves some 20,000 pairs waiting a step.
     pub fn take_waiting(&mut self, out: &mut Vec<Pair>, scratch: &mut Vec<Pair>) {
         let from = std::mem::take(&mut self.retested_from).min(self.waiting.len());
         out.clear();
