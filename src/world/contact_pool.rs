@@ -270,6 +270,11 @@ impl ContactList {
         }
     }
 
+    /// Whether impulses are banked, and not yet stored, for `slot`.
+    pub fn has_banked(&self, slot: u32) -> bool {
+        self.banked && self.bank.get(slot as usize).is_some_and(|b| b.count > 0)
+    }
+
     /// Marks the bank stored, once [`ContactList::settle`] was called for
     /// every contact in the list (the narrowphase's loop).
     pub fn close_bank(&mut self) {

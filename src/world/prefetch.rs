@@ -24,10 +24,21 @@ impl World {
     pub(super) fn prefetch_pairs_ahead(&self, i: usize) {
         let order = self.contacts.order();
         if let Some(&k) = order.get(i + PAIR_AHEAD) {
-            self.contacts[k as usize].prefetch();
+            // A contact the stage may pass over needs one line of its record
+            // to be sure (see `dormant.rs`); the others need all of it.
+            let c = &self.contacts[k as usize];
+            if self.scratch.dormant[i + PAIR_AHEAD] {
+                prefetch(&c.manifold.count);
+            } else {
+                c.prefetch();
+            }
         }
         let body = |at: u32| self.slots.get(at as usize).and_then(|s| s.body.as_ref());
-        if let Some(&k) = order.get(i + PAIR_AHEAD / 2) {
+        let passed = |j: usize| j < order.len() && self.passes_over(j);
+        if let Some(&k) = order
+            .get(i + PAIR_AHEAD / 2)
+            .filter(|_| !passed(i + PAIR_AHEAD / 2))
+        {
             let c = &self.contacts[k as usize];
             for at in [c.body_a, c.body_b] {
                 if let Some(slot) = self.slots.get(at as usize) {
@@ -38,7 +49,7 @@ impl World {
                 }
             }
         }
-        if let Some(&k) = order.get(i + 1) {
+        if let Some(&k) = order.get(i + 1).filter(|_| !passed(i + 1)) {
             let c = &self.contacts[k as usize];
             for (at, child) in [(c.body_a, c.child_a), (c.body_b, c.child_b)] {
                 if let Some(s) = body(at).and_then(|b| b.colliders.get(child as usize)) {
