@@ -5,7 +5,8 @@
 # the same step count (Box2D's benchmark times steps 2..N; Minkowski's bench
 # reports those steps' total as `after_first_s`, used here: until 2026-11-29
 # this script divided Minkowski's total over all N steps, its first included,
-# by N).
+# by N). Then, per scene, the ratio of the two engines' fastest rounds and
+# the median of the per-round ratios.
 set -euo pipefail
 b2=$(realpath "${1:?path to Box2D bin/benchmark}")
 rounds=${2:-2}
@@ -40,4 +41,20 @@ bs, ms = b / (n - 1), m / (n - 1)
 print(f"{scene:14s} round {r}: box2d {bs:7.3f} ms/step  minkowski {ms:7.3f} ms/step  ratio {ms/bs:5.2f}")
 PY
   done
-done
+done | tee "$scratch/rounds"
+# Per scene, over its rounds: the ratio of the two engines' fastest rounds
+# (load on the host only ever adds time, and Box2D's benchmark app itself
+# reports its fastest run) and the median of the per-round ratios.
+python3 - "$scratch/rounds" <<'PY'
+import re, statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"(\S+)\s+round \d+: box2d\s+([\d.]+) ms/step\s+minkowski\s+([\d.]+)", line)
+    if m:
+        rows.setdefault(m[1], []).append((float(m[2]), float(m[3])))
+for scene, rs in rows.items():
+    b = min(x for x, _ in rs)
+    m = min(y for _, y in rs)
+    med = statistics.median(y / x for x, y in rs)
+    print(f"{scene:14s} {len(rs)} rounds: fastest box2d {b:7.3f}  fastest minkowski {m:7.3f}  ratio of fastest {m/b:5.2f}  median ratio {med:5.2f}")
+PY
