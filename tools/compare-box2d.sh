@@ -26,7 +26,9 @@ for scene in "${scenes[@]}"; do
     # A run that prints no time is reported (with Box2D's output) and
     # skipped, instead of stopping the script silently under `set -e`.
     out=$(cd "$scratch" && "$b2" -b="$scene" -w=1 -r=1 2>&1) || true
-    b=$(printf '%s\n' "$out" | grep -E '^run 0' | grep -Eo '[0-9]+\.[0-9]+' | head -1) || true
+    # Box2D prints the time with %g: "15523" has no decimal point, and a
+    # long run may print "1.5523e+04".
+    b=$(printf '%s\n' "$out" | sed -nE 's/^run 0 : ([0-9.]+(e[+-]?[0-9]+)?) \(ms\).*/\1/p' | head -1) || true
     if [ -z "$b" ]; then
       echo "$scene round $r: Box2D printed no time; its output:" >&2
       printf '%s\n' "$out" | tail -5 >&2
