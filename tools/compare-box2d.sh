@@ -16,10 +16,10 @@ bin="${CARGO_TARGET_DIR:-target}/release/minkowski"
 # Box2D's benchmark writes a CSV per scene into its working directory.
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-declare -A steps=([joint_grid]=500 [tumbler]=750 [compounds]=500 [smash]=300 [washer]=500 [large_pyramid]=500 [many_pyramids]=200 [rain]=1000 [junkyard]=800 [spinner]=500)
+source tools/box2d-steps.sh
 shift $(( $# < 2 ? $# : 2 ))
 scenes=("$@")
-[ ${#scenes[@]} -gt 0 ] || scenes=(joint_grid tumbler compounds smash washer large_pyramid many_pyramids rain junkyard spinner)
+[ ${#scenes[@]} -gt 0 ] || scenes=("${all_scenes[@]}")
 for scene in "${scenes[@]}"; do
   n=${steps[$scene]}
   for r in $(seq "$rounds"); do

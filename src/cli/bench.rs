@@ -1,6 +1,6 @@
 //! `minkowski bench`: per-step wall time of shipped or given scenes.
 
-use super::{json, load_scene, EXIT_BAD_INPUT};
+use super::{json, load_scene, lockstep, EXIT_BAD_INPUT, EXIT_FAILED};
 use minkowski::world::{LaneUse, SolverTimings};
 use std::time::Instant;
 
@@ -22,6 +22,22 @@ pub struct BenchArgs {
     /// broadphase, narrowphase, solver, sleep).
     #[arg(long)]
     pub profile: bool,
+    /// Take turns with another engine's process on each scene instead,
+    /// `--chunk` steps at a time, and print both engines' time per step
+    /// over steps 2..N and their ratio. PROGRAM is started with the scene's
+    /// name, prints `ready` after its untimed first step, then answers each
+    /// line `K` with the time (ms) of its next K steps: tools/box2d-lockstep.c
+    /// is Box2D v3's.
+    #[arg(long, value_name = "PROGRAM")]
+    pub lockstep: Option<String>,
+    /// Be the peer of another `bench --lockstep` (one scene): take the
+    /// first step, print `ready`, then answer each line `K` on stdin with
+    /// the time (ms) of the next K steps.
+    #[arg(long, conflicts_with_all = ["lockstep", "json", "profile"])]
+    pub peer: bool,
+    /// Steps per turn with `--lockstep`.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub chunk: u64,
 }
 
 /// Rounds to 6 decimals (ns when in ms), for readable JSON.
@@ -63,6 +79,10 @@ pub fn bench(args: &BenchArgs) -> i32 {
             }
         }
     }
+    if args.peer && scenes.len() != 1 {
+        eprintln!("error: --peer takes one scene");
+        return EXIT_BAD_INPUT;
+    }
     if cfg!(debug_assertions) {
         eprintln!(
             "warning: this is a debug build; time a release build (cargo run --release -- bench)"
@@ -76,6 +96,34 @@ pub fn bench(args: &BenchArgs) -> i32 {
                 return EXIT_BAD_INPUT;
             }
         };
+        if args.peer {
+            if let Err(e) = lockstep::serve(&mut world) {
+                eprintln!("error: {e}");
+                return EXIT_FAILED;
+            }
+            return 0;
+        }
+        if let Some(program) = &args.lockstep {
+            match lockstep::run(&mut world, &scene.name, program, args.steps, args.chunk) {
+                Ok(t) => lockstep::print(
+                    &scene.name,
+                    world.body_count(),
+                    args.steps,
+                    args.chunk,
+                    &t,
+                    args.json,
+                ),
+                Err(lockstep::Failure::Start(e)) => {
+                    eprintln!("error: {e}");
+                    return EXIT_BAD_INPUT;
+                }
+                Err(lockstep::Failure::Peer(e)) => {
+                    eprintln!("error: {e}");
+                    return EXIT_FAILED;
+                }
+            }
+            continue;
+        }
         let mut ms = Vec::with_capacity(args.steps.min(1 << 20) as usize);
         let mut stages = [0.0f64; 5];
         let mut parts = [0.0f64; 6];

@@ -98,6 +98,29 @@ pub struct BenchLine<'a> {
     pub lanes: Option<Lanes>,
 }
 
+/// `minkowski bench SCENE --lockstep PROGRAM --json`: both engines' mean
+/// time per step over steps 2..N, taken in turns.
+#[derive(Serialize)]
+pub struct LockstepLine<'a> {
+    /// The scene's name.
+    pub scene: &'a str,
+    /// Bodies in this engine's world.
+    pub bodies: usize,
+    /// Steps taken by each engine (the first untimed).
+    pub steps: u64,
+    /// Steps per turn.
+    pub chunk: u64,
+    /// This engine's mean time per step (ms).
+    pub ms_per_step: f64,
+    /// The peer's mean time per step (ms).
+    pub peer_ms_per_step: f64,
+    /// `ms_per_step / peer_ms_per_step`.
+    pub ratio: f64,
+    /// The median over the turns of each turn's ratio (the two engines ran
+    /// the same steps a moment apart).
+    pub median_turn_ratio: f64,
+}
+
 /// Mean contact constraints and bundles per step, the lanes per bundle, and
 /// the share of the lanes in use.
 #[derive(Serialize)]

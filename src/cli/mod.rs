@@ -1,10 +1,12 @@
 //! The headless subcommands: `run`, `check`, `replay` and `bench`.
 //!
-//! Exit codes: 0 success; 1 a replay diverged (or output could not be
-//! written); 2 bad input (a scene or replay that does not load, bad arguments).
+//! Exit codes: 0 success; 1 a replay diverged, or a `bench --lockstep` peer
+//! broke off (or output could not be written); 2 bad input (a scene or
+//! replay that does not load, bad arguments).
 
 mod bench;
 mod json;
+mod lockstep;
 mod replay;
 mod run;
 mod sweep;
