@@ -78,10 +78,8 @@ fn turns_cover_steps_two_to_n_and_the_ratio_is_of_the_totals() {
     let ours = v["ms_per_step"].as_f64().unwrap();
     assert!(ours > 0.0 && ours.is_finite(), "{ours}");
     let ratio = v["ratio"].as_f64().unwrap();
-    assert!(
-        (ratio - ours / 2.0).abs() <= 1e-12 * ratio,
-        "{ratio} vs {ours} / 2"
-    );
+    // Both printed to 6 decimals.
+    assert!((ratio - ours / 2.0).abs() <= 1e-6, "{ratio} vs {ours} / 2");
     assert!(v["median_turn_ratio"].as_f64().unwrap() > 0.0);
 
     // Text output: one line per scene, with both times and the ratio.

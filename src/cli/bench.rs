@@ -41,7 +41,7 @@ pub struct BenchArgs {
 }
 
 /// Rounds to 6 decimals (ns when in ms), for readable JSON.
-fn round6(x: f64) -> f64 {
+pub(super) fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 

@@ -12,7 +12,7 @@
 //! Box2D's `benchmark` app does; the order within a turn alternates (A B,
 //! then B A), so neither side always runs first after a change of load.
 
-use super::bench::median_p95;
+use super::bench::{median_p95, round6};
 use super::json;
 use minkowski::world::World;
 use std::io::{BufRead, BufReader, Write};
@@ -190,10 +190,10 @@ pub fn print(scene: &str, bodies: usize, steps: u64, chunk: u64, t: &Turns, as_j
             bodies,
             steps,
             chunk,
-            ms_per_step: ours,
-            peer_ms_per_step: theirs,
-            ratio,
-            median_turn_ratio: median,
+            ms_per_step: round6(ours),
+            peer_ms_per_step: round6(theirs),
+            ratio: round6(ratio),
+            median_turn_ratio: round6(median),
         };
         println!("{}", json::line(&line));
     } else {
