@@ -1,5 +1,6 @@
 //! `minkowski bench`: per-step wall time of shipped or given scenes.
 
+use super::stats::{median_p95, round6};
 use super::{json, load_scene, lockstep, EXIT_BAD_INPUT, EXIT_FAILED};
 use minkowski::world::{LaneUse, SolverTimings};
 use std::time::Instant;
@@ -38,27 +39,6 @@ pub struct BenchArgs {
     /// Steps per turn with `--lockstep`.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     pub chunk: u64,
-}
-
-/// Rounds to 6 decimals (ns when in ms), for readable JSON.
-pub(super) fn round6(x: f64) -> f64 {
-    (x * 1e6).round() / 1e6
-}
-
-/// Median and 95th percentile (nearest rank) of a sample, in the sample's unit.
-pub fn median_p95(samples: &mut [f64]) -> (f64, f64) {
-    if samples.is_empty() {
-        return (f64::NAN, f64::NAN);
-    }
-    samples.sort_by(|a, b| a.total_cmp(b));
-    let n = samples.len();
-    let median = if n % 2 == 1 {
-        samples[n / 2]
-    } else {
-        0.5 * (samples[n / 2 - 1] + samples[n / 2])
-    };
-    let rank = (0.95 * n as f64).ceil() as usize;
-    (median, samples[rank.clamp(1, n) - 1])
 }
 
 /// Times `World::step` only (the world is built first); returns the exit code.
@@ -242,19 +222,4 @@ pub fn bench(args: &BenchArgs) -> i32 {
         }
     }
     0
-}
-
-#[cfg(test)]
-mod tests {
-    use super::median_p95;
-
-    #[test]
-    fn percentiles() {
-        let mut v: Vec<f64> = (1..=100).map(|x| x as f64).collect();
-        assert_eq!(median_p95(&mut v), (50.5, 95.0));
-        let mut v = vec![3.0, 1.0, 2.0];
-        assert_eq!(median_p95(&mut v), (2.0, 3.0));
-        let mut v = vec![7.0];
-        assert_eq!(median_p95(&mut v), (7.0, 7.0));
-    }
 }

@@ -6,14 +6,14 @@
 //! started with the scene's name as its one argument, it builds the scene,
 //! takes its first step untimed and prints `ready`; then, for each line `K`
 //! it reads, it takes its next K steps and prints their wall time in ms.
-//! `tools/box2d-lockstep.c` is Box2D v3's; `minkowski bench SCENE --peer`
-//! is this engine's own (to set two builds side by side). Both sides time
-//! steps 2..N, as
-//! Box2D's `benchmark` app does; the order within a turn alternates (A B,
-//! then B A), so neither side always runs first after a change of load.
+//! `tools/box2d-lockstep.c` is Box2D v3's, `tools/rapier-bench --peer`
+//! rapier2d's, and `minkowski bench SCENE --peer` this engine's own (to set
+//! two builds side by side). Both sides time steps 2..N, as Box2D's
+//! `benchmark` app does; the order within a turn alternates (A B, then B A),
+//! so neither side always runs first after a change of load.
 
-use super::bench::{median_p95, round6};
 use super::json;
+use super::stats::{median_p95, round6};
 use minkowski::world::World;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -87,8 +87,8 @@ impl Peer {
 
 impl Drop for Peer {
     fn drop(&mut self) {
-        // Closing its input ends a well-behaved peer; one that is not is
-        // stopped, so no process outlives the command.
+        // Stopped in whatever state it is in (its work is done, or the
+        // run failed), so that no process outlives the command.
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

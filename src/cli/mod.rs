@@ -9,6 +9,7 @@ mod json;
 mod lockstep;
 mod replay;
 mod run;
+mod stats;
 mod sweep;
 mod trace;
 
