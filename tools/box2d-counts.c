@@ -1,14 +1,12 @@
-// Prints Box2D v3's body and awake-body counts over time for the scripted
-// benchmarks (rain, junkyard) and for smash, tumbler and compounds, to compare with
-// `minkowski run SCENE --trace`: also its contacts, the awake touching ones
+// Prints Box2D v3's body and awake-body counts over time for one of its
+// benchmark scenes, to compare with `minkowski run SCENE --trace`: also its contacts, the awake touching ones
 // (the constraint graph's colours), and, over the bodies that have moved,
 // their kinetic energy and the rms distance from their mean position.
 // Build against a Box2D v3 build tree (see tools/compare-box2d.sh):
 //   cc -O2 -I$B2/include -I$B2/shared tools/box2d-counts.c \
 //      $B2/build/shared/libshared.a $B2/build/src/libbox2d.a -lm -o box2d-counts
-// Usage: box2d-counts rain|junkyard|smash|tumbler|compounds STEPS EVERY
-#include "benchmarks.h"
-#include "box2d/box2d.h"
+// Usage: box2d-counts SCENE STEPS EVERY
+#include "box2d-scenes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,37 +17,15 @@ int main( int argc, char** argv )
 {
 	if ( argc != 4 )
 	{
-		fprintf( stderr, "usage: %s rain|junkyard|smash|tumbler|compounds STEPS EVERY\n", argv[0] );
+		fprintf( stderr, "usage: %s SCENE STEPS EVERY\n", argv[0] );
 		return 2;
 	}
 	int steps = atoi( argv[2] ), every = atoi( argv[3] );
 	b2WorldDef worldDef = b2DefaultWorldDef();
 	worldDef.workerCount = 1;
 	b2WorldId world = b2CreateWorld( &worldDef );
-	float ( *stepFcn )( b2WorldId, int ) = NULL;
-	if ( strcmp( argv[1], "rain" ) == 0 )
-	{
-		CreateRain( world );
-		stepFcn = StepRain;
-	}
-	else if ( strcmp( argv[1], "junkyard" ) == 0 )
-	{
-		CreateJunkyard( world );
-		stepFcn = StepJunkyard;
-	}
-	else if ( strcmp( argv[1], "smash" ) == 0 )
-	{
-		CreateSmash( world );
-	}
-	else if ( strcmp( argv[1], "tumbler" ) == 0 )
-	{
-		CreateTumbler( world );
-	}
-	else if ( strcmp( argv[1], "compounds" ) == 0 )
-	{
-		CreateCompounds( world );
-	}
-	else
+	BenchmarkStepFcn* stepFcn = NULL;
+	if ( CreateBenchmark( argv[1], world, &stepFcn ) == false )
 	{
 		fprintf( stderr, "unknown benchmark %s\n", argv[1] );
 		return 2;

@@ -7,9 +7,8 @@
 // Build against a Box2D v3 build tree (see tools/compare-box2d.sh):
 //   cc -O2 -I$B2/include -I$B2/shared -I$B2/src tools/box2d-depths.c \
 //      $B2/build/shared/libshared.a $B2/build/src/libbox2d.a -lm -o box2d-depths
-// Usage: box2d-depths smash|spinner|compounds|junkyard|washer STEPS EVERY
-#include "benchmarks.h"
-#include "box2d/box2d.h"
+// Usage: box2d-depths SCENE STEPS EVERY
+#include "box2d-scenes.h"
 
 #include "body.h"
 #include "constraint_graph.h"
@@ -73,7 +72,7 @@ int main( int argc, char** argv )
 {
 	if ( argc != 4 )
 	{
-		fprintf( stderr, "usage: %s smash|spinner|compounds|junkyard|washer STEPS EVERY\n", argv[0] );
+		fprintf( stderr, "usage: %s SCENE STEPS EVERY\n", argv[0] );
 		return 2;
 	}
 	int steps = atoi( argv[2] ), every = atoi( argv[3] );
@@ -85,30 +84,8 @@ int main( int argc, char** argv )
 	b2WorldDef worldDef = b2DefaultWorldDef();
 	worldDef.workerCount = 1;
 	b2WorldId world = b2CreateWorld( &worldDef );
-	float ( *stepFcn )( b2WorldId, int ) = NULL;
-	if ( strcmp( argv[1], "smash" ) == 0 )
-	{
-		CreateSmash( world );
-	}
-	else if ( strcmp( argv[1], "spinner" ) == 0 )
-	{
-		CreateSpinner( world );
-		stepFcn = StepSpinner;
-	}
-	else if ( strcmp( argv[1], "compounds" ) == 0 )
-	{
-		CreateCompounds( world );
-	}
-	else if ( strcmp( argv[1], "junkyard" ) == 0 )
-	{
-		CreateJunkyard( world );
-		stepFcn = StepJunkyard;
-	}
-	else if ( strcmp( argv[1], "washer" ) == 0 )
-	{
-		CreateWasher( world );
-	}
-	else
+	BenchmarkStepFcn* stepFcn = NULL;
+	if ( CreateBenchmark( argv[1], world, &stepFcn ) == false )
 	{
 		fprintf( stderr, "unknown benchmark %s\n", argv[1] );
 		return 2;

@@ -10,8 +10,7 @@
 //      $B2/build/shared/libshared.a $B2/build/src/libbox2d.a -lm -lpthread
 //      -o box2d-lockstep                               (one command line)
 // Usage: box2d-lockstep SCENE
-#include "benchmarks.h"
-#include "box2d/box2d.h"
+#include "box2d-scenes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,37 +36,8 @@ int main( int argc, char** argv )
 	worldDef.enableContinuous = true;
 	worldDef.workerCount = 1;
 	b2WorldId world = b2CreateWorld( &worldDef );
-	float ( *stepFcn )( b2WorldId, int ) = NULL;
-	if ( strcmp( name, "large_pyramid" ) == 0 )
-		CreateLargePyramid( world );
-	else if ( strcmp( name, "many_pyramids" ) == 0 )
-		CreateManyPyramids( world );
-	else if ( strcmp( name, "tumbler" ) == 0 )
-		CreateTumbler( world );
-	else if ( strcmp( name, "washer" ) == 0 )
-		CreateWasher( world );
-	else if ( strcmp( name, "compounds" ) == 0 )
-		CreateCompounds( world );
-	else if ( strcmp( name, "smash" ) == 0 )
-		CreateSmash( world );
-	else if ( strcmp( name, "joint_grid" ) == 0 )
-		CreateJointGrid( world );
-	else if ( strcmp( name, "spinner" ) == 0 )
-	{
-		CreateSpinner( world );
-		stepFcn = StepSpinner;
-	}
-	else if ( strcmp( name, "rain" ) == 0 )
-	{
-		CreateRain( world );
-		stepFcn = StepRain;
-	}
-	else if ( strcmp( name, "junkyard" ) == 0 )
-	{
-		CreateJunkyard( world );
-		stepFcn = StepJunkyard;
-	}
-	else
+	BenchmarkStepFcn* stepFcn = NULL;
+	if ( CreateBenchmark( name, world, &stepFcn ) == false )
 	{
 		fprintf( stderr, "unknown benchmark %s\n", name );
 		return 2;
