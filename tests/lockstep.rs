@@ -48,21 +48,17 @@ fn turns_cover_steps_two_to_n_and_the_ratio_is_of_the_totals() {
         log = log.display()
     );
     let p = peer(&dir, "peer", &script);
-    let o = bench(
-        &[
-            "bounce",
-            "--steps",
-            "25",
-            "--chunk",
-            "10",
-            "--json",
-            "--lockstep",
-        ]
-        .iter()
-        .copied()
-        .chain([p.to_str().unwrap()])
-        .collect::<Vec<_>>(),
-    );
+    let program = p.to_str().unwrap();
+    let o = bench(&[
+        "bounce",
+        "--steps",
+        "25",
+        "--chunk",
+        "10",
+        "--json",
+        "--lockstep",
+        program,
+    ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     // The peer got the scene's name, then turns of 10, 10 and 4 steps: the
     // 24 steps after the first, which both sides take untimed.
@@ -83,14 +79,7 @@ fn turns_cover_steps_two_to_n_and_the_ratio_is_of_the_totals() {
     assert!(v["median_turn_ratio"].as_f64().unwrap() > 0.0);
 
     // Text output: one line per scene, with both times and the ratio.
-    let o = bench(&[
-        "bounce",
-        "stack",
-        "--steps",
-        "3",
-        "--lockstep",
-        p.to_str().unwrap(),
-    ]);
+    let o = bench(&["bounce", "stack", "--steps", "3", "--lockstep", program]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
     let lines: Vec<&str> = out.lines().collect();
