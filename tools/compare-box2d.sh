@@ -21,6 +21,9 @@ shift $(( $# < 2 ? $# : 2 ))
 scenes=("$@")
 [ ${#scenes[@]} -gt 0 ] || scenes=("${all_scenes[@]}")
 for scene in "${scenes[@]}"; do
+  [ -n "${steps[$scene]:-}" ] || { echo "unknown scene $scene (one of: ${all_scenes[*]})" >&2; exit 2; }
+done
+for scene in "${scenes[@]}"; do
   n=${steps[$scene]}
   for r in $(seq "$rounds"); do
     # A run that prints no time is reported (with Box2D's output) and

@@ -25,6 +25,9 @@ shift $(( $# < 2 ? $# : 2 ))
 scenes=("$@")
 [ ${#scenes[@]} -gt 0 ] || scenes=("${all_scenes[@]}")
 for scene in "${scenes[@]}"; do
+  [ -n "${steps[$scene]:-}" ] || { echo "unknown scene $scene (one of: ${all_scenes[*]})" >&2; exit 2; }
+done
+for scene in "${scenes[@]}"; do
   for r in $(seq "$rounds"); do
     "$bin" bench "$scene" --steps "${steps[$scene]}" --chunk "$chunk" \
       --lockstep "$scratch/box2d-lockstep" --json
