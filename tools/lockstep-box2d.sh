@@ -5,13 +5,19 @@
 # can land on different loads; turns a fraction of a second long do not.
 # Builds Box2D's half (tools/box2d-lockstep.c) against a Box2D v3 build
 # tree made with -DBOX2D_BENCHMARKS=ON, then runs ROUNDS rounds per scene
-# and prints each round and, per scene, the median of the rounds' ratios.
+# and prints each round and, per scene, the median of the rounds' ratios
+# and the pooled ratio (the mean ms a step over all rounds, ours over
+# Box2D's). With NOISE=1 each round also runs our build against itself in
+# turns (`bench --peer`): the spread of those ratios around 1 is the
+# host's noise floor for one round (on a shared 2-core host, 0.82-1.10).
 # Usage: tools/lockstep-box2d.sh BOX2D_SOURCE_DIR [ROUNDS [SCENE...]]
-#        (CHUNK=N in the environment: steps per turn, default 10)
+#        (CHUNK=N in the environment: steps per turn, default 10;
+#        NOISE=1: also our build against itself)
 set -euo pipefail
 b2=$(realpath "${1:?path to the Box2D v3 source tree, built in its build/}")
 rounds=${2:-3}
 chunk=${CHUNK:-10}
+noise=${NOISE:-0}
 cd "$(dirname "$0")/.."
 source tools/box2d-steps.sh
 cargo build --release -q
@@ -21,6 +27,8 @@ trap 'rm -rf "$scratch"' EXIT
 cc -O2 -I"$b2/include" -I"$b2/shared" tools/box2d-lockstep.c \
   "$b2/build/shared/libshared.a" "$b2/build/src/libbox2d.a" -lm -lpthread \
   -o "$scratch/box2d-lockstep"
+printf '#!/bin/sh\nexec "%s" bench --peer "$1"\n' "$(realpath "$bin")" >"$scratch/self-peer"
+chmod +x "$scratch/self-peer"
 shift $(( $# < 2 ? $# : 2 ))
 scenes=("$@")
 [ ${#scenes[@]} -gt 0 ] || scenes=("${all_scenes[@]}")
@@ -29,22 +37,32 @@ for scene in "${scenes[@]}"; do
 done
 for scene in "${scenes[@]}"; do
   for r in $(seq "$rounds"); do
-    "$bin" bench "$scene" --steps "${steps[$scene]}" --chunk "$chunk" \
-      --lockstep "$scratch/box2d-lockstep" --json
+    for peer in box2d self; do
+      [ "$peer" = box2d ] || [ "$noise" = 1 ] || continue
+      "$bin" bench "$scene" --steps "${steps[$scene]}" --chunk "$chunk" \
+        --lockstep "$scratch/$( [ "$peer" = box2d ] && echo box2d-lockstep || echo self-peer )" --json |
+        python3 -c 'import json, sys; d = json.load(sys.stdin); d["against"] = sys.argv[1]; print(json.dumps(d))' "$peer"
+    done
   done
 done | tee "$scratch/rounds" | python3 -u -c '
 import json, sys
 for line in sys.stdin:
     d = json.loads(line)
-    print("{:14s} box2d {:7.3f} ms/step  minkowski {:7.3f} ms/step  ratio {:5.3f}  median turn {:5.3f}".format(
-        d["scene"], d["peer_ms_per_step"], d["ms_per_step"], d["ratio"], d["median_turn_ratio"]))
+    print("{:14s} {:5s} {:7.3f} ms/step  minkowski {:7.3f} ms/step  ratio {:5.3f}  median turn {:5.3f}".format(
+        d["scene"], d["against"], d["peer_ms_per_step"], d["ms_per_step"], d["ratio"], d["median_turn_ratio"]))
 '
 python3 - "$scratch/rounds" <<'PY'
 import json, statistics, sys
-rows = {}
+rows, noise = {}, {}
 for line in open(sys.argv[1]):
     d = json.loads(line)
-    rows.setdefault(d["scene"], []).append(d["ratio"])
-for scene, rs in rows.items():
-    print(f"{scene:14s} {len(rs)} rounds: ratios {' '.join(f'{r:.2f}' for r in rs)}  median {statistics.median(rs):.3f}  max {max(rs):.3f}")
+    (rows if d["against"] == "box2d" else noise).setdefault(d["scene"], []).append(d)
+for scene, ds in rows.items():
+    rs = [d["ratio"] for d in ds]
+    pooled = sum(d["ms_per_step"] for d in ds) / sum(d["peer_ms_per_step"] for d in ds)
+    line = f"{scene:14s} {len(rs)} rounds: ratios {' '.join(f'{r:.2f}' for r in rs)}  median {statistics.median(rs):.3f}  max {max(rs):.3f}  pooled {pooled:.3f}"
+    if scene in noise:
+        ns = [d["ratio"] for d in noise[scene]]
+        line += f"  (ours against ours {min(ns):.2f}-{max(ns):.2f})"
+    print(line)
 PY
