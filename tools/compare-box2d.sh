@@ -17,12 +17,7 @@ bin="${CARGO_TARGET_DIR:-target}/release/minkowski"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 source tools/box2d-steps.sh
-shift $(( $# < 2 ? $# : 2 ))
-scenes=("$@")
-[ ${#scenes[@]} -gt 0 ] || scenes=("${all_scenes[@]}")
-for scene in "${scenes[@]}"; do
-  [ -n "${steps[$scene]:-}" ] || { echo "unknown scene $scene (one of: ${all_scenes[*]})" >&2; exit 2; }
-done
+pick_scenes "$@"
 for scene in "${scenes[@]}"; do
   n=${steps[$scene]}
   for r in $(seq "$rounds"); do

@@ -9,7 +9,7 @@
 # and the pooled ratio (the mean ms a step over all rounds, ours over
 # Box2D's). With NOISE=1 each round also runs our build against itself in
 # turns (`bench --peer`): the spread of those ratios around 1 is the
-# host's noise floor for one round (on a shared 2-core host, 0.82-1.10).
+# host's noise floor for one round (on a shared 2-core host, 0.82-1.19).
 # Usage: tools/lockstep-box2d.sh BOX2D_SOURCE_DIR [ROUNDS [SCENE...]]
 #        (CHUNK=N in the environment: steps per turn, default 10;
 #        NOISE=1: also our build against itself)
@@ -29,18 +29,15 @@ cc -O2 -I"$b2/include" -I"$b2/shared" tools/box2d-lockstep.c \
   -o "$scratch/box2d-lockstep"
 printf '#!/bin/sh\nexec "%s" bench --peer "$1"\n' "$(realpath "$bin")" >"$scratch/self-peer"
 chmod +x "$scratch/self-peer"
-shift $(( $# < 2 ? $# : 2 ))
-scenes=("$@")
-[ ${#scenes[@]} -gt 0 ] || scenes=("${all_scenes[@]}")
-for scene in "${scenes[@]}"; do
-  [ -n "${steps[$scene]:-}" ] || { echo "unknown scene $scene (one of: ${all_scenes[*]})" >&2; exit 2; }
-done
+declare -A program=([box2d]="$scratch/box2d-lockstep" [self]="$scratch/self-peer")
+against=(box2d)
+[ "$noise" != 1 ] || against+=(self)
+pick_scenes "$@"
 for scene in "${scenes[@]}"; do
   for r in $(seq "$rounds"); do
-    for peer in box2d self; do
-      [ "$peer" = box2d ] || [ "$noise" = 1 ] || continue
+    for peer in "${against[@]}"; do
       "$bin" bench "$scene" --steps "${steps[$scene]}" --chunk "$chunk" \
-        --lockstep "$scratch/$( [ "$peer" = box2d ] && echo box2d-lockstep || echo self-peer )" --json |
+        --lockstep "${program[$peer]}" --json |
         python3 -c 'import json, sys; d = json.load(sys.stdin); d["against"] = sys.argv[1]; print(json.dumps(d))' "$peer"
     done
   done
