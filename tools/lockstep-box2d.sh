@@ -10,14 +10,20 @@
 # Box2D's). With NOISE=1 each round also runs our build against itself in
 # turns (`bench --peer`): the spread of those ratios around 1 is the
 # host's noise floor for one round (on a shared 2-core host, 0.82-1.19).
+# With WINDOW=W, each scene's steps are also cut into windows of W steps
+# (a multiple of CHUNK), and per window the two engines' ms a step, pooled
+# over the rounds, their ratio, and the window's share of the difference
+# in total time: where in a scene's life the time is gained or lost.
 # Usage: tools/lockstep-box2d.sh BOX2D_SOURCE_DIR [ROUNDS [SCENE...]]
 #        (CHUNK=N in the environment: steps per turn, default 10;
-#        NOISE=1: also our build against itself)
+#        NOISE=1: also our build against itself; WINDOW=W: by window)
 set -euo pipefail
 b2=$(realpath "${1:?path to the Box2D v3 source tree, built in its build/}")
 rounds=${2:-3}
 chunk=${CHUNK:-10}
 noise=${NOISE:-0}
+window=${WINDOW:-0}
+[ $((window % chunk)) -eq 0 ] || { echo "WINDOW ($window) must be a multiple of CHUNK ($chunk)" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 source tools/box2d-steps.sh
 cargo build --release -q
@@ -48,8 +54,9 @@ for line in sys.stdin:
     print("{:14s} {:5s} {:7.3f} ms/step  minkowski {:7.3f} ms/step  ratio {:5.3f}  median turn {:5.3f}".format(
         d["scene"], d["against"], d["peer_ms_per_step"], d["ms_per_step"], d["ratio"], d["median_turn_ratio"]))
 '
-python3 - "$scratch/rounds" <<'PY'
+python3 - "$scratch/rounds" "$window" <<'PY'
 import json, statistics, sys
+window = int(sys.argv[2])
 rows, noise = {}, {}
 for line in open(sys.argv[1]):
     d = json.loads(line)
@@ -62,4 +69,22 @@ for scene, ds in rows.items():
         ns = [d["ratio"] for d in noise[scene]]
         line += f"  (ours against ours {min(ns):.2f}-{max(ns):.2f})"
     print(line)
+    if window <= 0:
+        continue
+    # Per window, pooled over the rounds: (steps, ours ms, Box2D ms).
+    windows = {}
+    for d in ds:
+        for t in d["turns"]:
+            w = windows.setdefault((t["first_step"] - 2) // window, [0, 0.0, 0.0])
+            w[0] += t["steps"]
+            w[1] += t["ms"]
+            w[2] += t["peer_ms"]
+    excess = sum(w[1] - w[2] for w in windows.values())
+    for k in sorted(windows):
+        n, ours, theirs = windows[k]
+        first = 2 + k * window
+        last = first + n // len(ds) - 1
+        ratio = f"{ours / theirs:6.2f}" if theirs > 0 else "     -"
+        share = f"{100 * (ours - theirs) / excess:6.1f} %" if excess != 0 else ""
+        print(f"  steps {first:5d}-{last:5d}  ours {ours / n:8.3f}  box2d {theirs / n:8.3f} ms/step  ratio {ratio}  of the difference {share}")
 PY

@@ -119,6 +119,19 @@ pub struct LockstepLine<'a> {
     /// The median over the turns of each turn's ratio (the two engines ran
     /// the same steps a moment apart).
     pub median_turn_ratio: f64,
+    /// Every turn, in order.
+    pub turns: &'a [Turn],
+}
+
+/// One turn of a lockstep run: steps `first_step..first_step + steps`
+/// (1-based; the first step of all is untimed), and the time each engine
+/// took for them (ms).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Turn {
+    pub first_step: u64,
+    pub steps: u64,
+    pub ms: f64,
+    pub peer_ms: f64,
 }
 
 /// Mean contact constraints and bundles per step, the lanes per bundle, and

@@ -99,9 +99,11 @@ impl Drop for Peer {
 pub struct Turns {
     pub ours_ms: f64,
     pub theirs_ms: f64,
-    /// Each turn's ratio, this engine's time over the peer's (both ran the
-    /// same steps of the same scene, a moment apart).
-    pub ratios: Vec<f64>,
+    /// Each turn: its first step (1-based), its step count, and this
+    /// engine's and the peer's time for those steps (ms). Both ran the same
+    /// steps of the same scene a moment apart, so a turn's ratio says where
+    /// in the scene's life one engine gains on the other.
+    pub turns: Vec<json::Turn>,
 }
 
 /// Runs `world` (freshly built from `scene`) and the peer `program` in turns.
@@ -118,7 +120,7 @@ pub fn run(
     let mut out = Turns {
         ours_ms: 0.0,
         theirs_ms: 0.0,
-        ratios: Vec::new(),
+        turns: Vec::new(),
     };
     while left > 0 {
         let k = chunk.min(left);
@@ -129,7 +131,7 @@ pub fn run(
             }
             t.elapsed().as_secs_f64() * 1e3
         };
-        let (a, b) = if out.ratios.len() % 2 == 0 {
+        let (a, b) = if out.turns.len() % 2 == 0 {
             let a = ours(world);
             (a, peer.steps(k).map_err(Failure::Peer)?)
         } else {
@@ -138,7 +140,12 @@ pub fn run(
         };
         out.ours_ms += a;
         out.theirs_ms += b;
-        out.ratios.push(a / b);
+        out.turns.push(json::Turn {
+            first_step: steps - left + 1,
+            steps: k,
+            ms: round6(a),
+            peer_ms: round6(b),
+        });
         left -= k;
     }
     Ok(out)
@@ -182,7 +189,12 @@ pub fn print(scene: &str, bodies: usize, steps: u64, chunk: u64, t: &Turns, as_j
         f64::NAN
     };
     // A turn the peer took in no time (a scene at rest) has no ratio.
-    let mut finite: Vec<f64> = t.ratios.iter().copied().filter(|r| r.is_finite()).collect();
+    let mut finite: Vec<f64> = t
+        .turns
+        .iter()
+        .map(|turn| turn.ms / turn.peer_ms)
+        .filter(|r| r.is_finite())
+        .collect();
     let median = median_p95(&mut finite).0;
     if as_json {
         let line = json::LockstepLine {
@@ -194,6 +206,7 @@ pub fn print(scene: &str, bodies: usize, steps: u64, chunk: u64, t: &Turns, as_j
             peer_ms_per_step: round6(theirs),
             ratio: round6(ratio),
             median_turn_ratio: round6(median),
+            turns: &t.turns,
         };
         println!("{}", json::line(&line));
     } else {
