@@ -77,6 +77,25 @@ fn turns_cover_steps_two_to_n_and_the_ratio_is_of_the_totals() {
     // Both printed to 6 decimals.
     assert!((ratio - ours / 2.0).abs() <= 1e-6, "{ratio} vs {ours} / 2");
     assert!(v["median_turn_ratio"].as_f64().unwrap() > 0.0);
+    // Every turn, in order: steps 2-11, 12-21 and 22-25, the peer's at
+    // 2 ms a step, ours summing to our total.
+    let turns = v["turns"].as_array().expect("a list of turns");
+    let spans: Vec<(u64, u64)> = turns
+        .iter()
+        .map(|t| {
+            (
+                t["first_step"].as_u64().unwrap(),
+                t["steps"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(spans, [(2, 10), (12, 10), (22, 4)]);
+    for t in turns {
+        let k = t["steps"].as_f64().unwrap();
+        assert_eq!(t["peer_ms"].as_f64(), Some(2.0 * k), "{t}");
+    }
+    let sum: f64 = turns.iter().map(|t| t["ms"].as_f64().unwrap()).sum();
+    assert!((sum / 24.0 - ours).abs() <= 1e-5, "{sum} / 24 vs {ours}");
 
     // Text output: one line per scene, with both times and the ratio.
     let o = bench(&["bounce", "stack", "--steps", "3", "--lockstep", program]);
