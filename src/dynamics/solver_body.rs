@@ -120,11 +120,18 @@ impl Integration {
         (self.free && self.linear == 1.0 && self.dv != Vec2::ZERO).then(|| -0.5 * h * self.dv)
     }
 
-    /// One substep of gravity and damping.
+    /// One substep of gravity and damping. An undamped body skips the
+    /// divisions by 1, which change no bit (most bodies: about 1 % of
+    /// `large_pyramid`'s step went to them).
     #[inline]
     pub fn apply(&self, b: &mut SolverBody) {
-        b.v = (b.v + self.dv) / self.linear;
-        b.w /= self.angular;
+        b.v += self.dv;
+        if self.linear != 1.0 {
+            b.v /= self.linear;
+        }
+        if self.angular != 1.0 {
+            b.w /= self.angular;
+        }
     }
 }
 
