@@ -80,11 +80,14 @@ for scene, ds in rows.items():
             w[1] += t["ms"]
             w[2] += t["peer_ms"]
     excess = sum(w[1] - w[2] for w in windows.values())
+    # A share of a difference near nothing means nothing: shown only
+    # where the totals differ by 2 % or more.
+    shown = abs(excess) >= 0.02 * sum(w[2] for w in windows.values())
     for k in sorted(windows):
         n, ours, theirs = windows[k]
         first = 2 + k * window
         last = first + n // len(ds) - 1
         ratio = f"{ours / theirs:6.2f}" if theirs > 0 else "     -"
-        share = f"{100 * (ours - theirs) / excess:6.1f} %" if excess != 0 else ""
-        print(f"  steps {first:5d}-{last:5d}  ours {ours / n:8.3f}  box2d {theirs / n:8.3f} ms/step  ratio {ratio}  of the difference {share}")
+        share = f"  {100 * (ours - theirs) / excess:5.1f} % of the difference" if shown else ""
+        print(f"  steps {first:5d}-{last:5d}  ours {ours / n:8.3f}  box2d {theirs / n:8.3f} ms/step  ratio {ratio}{share}")
 PY
