@@ -5,7 +5,9 @@
 //! The base-100 pyramid is also run with `polygon_sat` off (every polygon
 //! pair through GJK/EPA) for comparison.
 //! Each scene is pre-stepped so the contacts are warm and the pile has settled
-//! into contact; sleep is off so every body is simulated in every step.
+//! into contact; sleep is off so every body is simulated in every step, but
+//! in `sleeping_piles_21000`: 100 base-20 pyramids stepped until every box
+//! sleeps, the cost of a world at rest.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use minkowski::{BodyDef, BodyKind, Shape, Vec2, World, WorldSettings};
@@ -75,6 +77,39 @@ fn mixed_pile() -> World {
     world
 }
 
+/// 100 pyramids of base 20 (21,000 boxes) on one ground, stepped until
+/// every box sleeps: what a world of sleeping piles costs a step.
+fn sleeping_piles() -> World {
+    let mut world = World::new(WorldSettings::default());
+    world
+        .add_body(
+            BodyDef::new(Shape::rect(1200.0, 1.0), Vec2::new(0.0, -1.0)).kind(BodyKind::Static),
+        )
+        .unwrap();
+    for p in 0..100 {
+        let x0 = -1100.0 + 22.0 * p as f32;
+        for i in 0..20 {
+            for j in i..20 {
+                let x = x0 + (i + 1) as f32 * 0.5 + (j - i) as f32 - 10.0;
+                let at = Vec2::new(x, (2 * i + 1) as f32 * 0.5);
+                world
+                    .add_body(BodyDef::new(Shape::rect(0.5, 0.5), at))
+                    .unwrap();
+            }
+        }
+    }
+    for _ in 0..2000 {
+        world.step();
+        if world
+            .bodies()
+            .all(|(_, b)| b.kind() != BodyKind::Dynamic || !b.is_awake())
+        {
+            return world;
+        }
+    }
+    panic!("the piles did not fall asleep in 2,000 steps");
+}
+
 fn bench_scene(c: &mut Criterion, name: &str, mut world: World, warmup: usize, samples: usize) {
     for _ in 0..warmup {
         world.step();
@@ -94,6 +129,7 @@ fn step_benches(c: &mut Criterion) {
     bench_scene(c, "pyramid_base_20", pyramid(20), 60, 100);
     bench_scene(c, "mixed_pile_1000", mixed_pile(), 300, 50);
     bench_scene(c, "large_pyramid_base_100", pyramid(100), 30, 10);
+    bench_scene(c, "sleeping_piles_21000", sleeping_piles(), 0, 50);
     // The same with every polygon pair through GJK/EPA (no separating-axis path).
     let epa = WorldSettings {
         polygon_sat: false,

@@ -188,9 +188,29 @@ pub(crate) struct ContactList {
     /// list, `World::snapshot`).
     #[serde(skip)]
     bank: Vec<Banked>,
+    /// One bit per slot: banked into since the bank opened. Storing what
+    /// is left of the bank reads these words rather than every slot's
+    /// entry, and opening it clears them rather than every entry.
+    #[serde(skip)]
+    bank_bits: Vec<u64>,
     /// Whether the bank holds impulses not yet stored.
     #[serde(skip)]
     banked: bool,
+}
+
+/// The bank a solve fills ([`ContactList::open_bank`]).
+pub(crate) struct Bank<'a> {
+    bank: &'a mut [Banked],
+    bits: &'a mut [u64],
+}
+
+impl Bank<'_> {
+    /// Banks `b`, the impulses solved for the contact in `slot`.
+    #[inline(always)]
+    pub fn put(&mut self, slot: u32, b: Banked) {
+        self.bank[slot as usize] = b;
+        self.bits[slot as usize / 64] |= 1 << (slot % 64);
+    }
 }
 
 /// The buffers a merge builds the next order in (per-step scratch).
@@ -247,12 +267,19 @@ impl ContactList {
 
     /// Starts a bank of impulses for the solver to fill ([`Banked`]): any
     /// left from a step whose narrowphase did not run are stored first.
-    pub fn open_bank(&mut self) -> &mut Vec<Banked> {
+    pub fn open_bank(&mut self) -> Bank<'_> {
         self.settle_all();
-        self.bank.clear();
-        self.bank.resize(self.slots.len(), Banked::default());
+        // Every entry is empty once settled (and every bit clear): only
+        // new slots need one.
+        if self.bank.len() < self.slots.len() {
+            self.bank.resize(self.slots.len(), Banked::default());
+            self.bank_bits.resize(self.slots.len().div_ceil(64), 0);
+        }
         self.banked = true;
-        &mut self.bank
+        Bank {
+            bank: &mut self.bank,
+            bits: &mut self.bank_bits,
+        }
     }
 
     /// Stores the impulses banked for `slot`, if any, into its contact.
@@ -275,9 +302,10 @@ impl ContactList {
         self.banked && self.bank.get(slot as usize).is_some_and(|b| b.count > 0)
     }
 
-    /// Marks the bank stored, once [`ContactList::settle`] was called for
-    /// every contact in the list (the narrowphase's loop).
+    /// Closes the bank once [`ContactList::settle`] was called for every
+    /// contact in the list (the narrowphase's loop, when it read them all).
     pub fn close_bank(&mut self) {
+        self.bank_bits.fill(0);
         self.banked = false;
     }
 
@@ -286,14 +314,25 @@ impl ContactList {
         self.banked
     }
 
-    /// Stores every banked impulse into its contact.
+    /// Stores every banked impulse not yet stored into its contact, and
+    /// closes the bank.
     pub fn settle_all(&mut self) {
         if !self.banked {
             return;
         }
-        for k in 0..self.slots.len() as u32 {
-            self.settle(k);
+        let mut bits = std::mem::take(&mut self.bank_bits);
+        for (w, word) in bits.iter_mut().enumerate() {
+            while *word != 0 {
+                let k = w * 64 + word.trailing_zeros() as usize;
+                *word &= *word - 1;
+                // A slot past the pool (it shrinks only as it is put in
+                // order, which settles first) holds nothing to store.
+                if k < self.slots.len() {
+                    self.settle(k as u32);
+                }
+            }
         }
+        self.bank_bits = bits;
         self.banked = false;
     }
 

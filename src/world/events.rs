@@ -72,29 +72,20 @@ impl World {
             }
         }
         self.scratch.ended = dropped;
-        let (list, slots) = (&self.contacts, &self.slots);
-        // The bounding radius of a body's shape (0 when either is gone).
-        let radius = |body: u32, child: u32| {
-            slots[body as usize].body.as_ref().map_or(0.0, |b| {
-                b.colliders
-                    .get(child as usize)
-                    .map_or(0.0, |c| c.shape.bounding_radius())
-            })
-        };
-        self.scratch.touching.clear();
-        self.scratch.touching.extend(
-            list.order()
-                .iter()
-                .filter(|&&k| list[k as usize].manifold.count > 0)
-                .map(|&k| {
-                    let c = &list[k as usize];
-                    let lever = radius(c.body_a, c.child_a).min(radius(c.body_b, c.child_b));
-                    Touch::of(k, c, lever)
-                }),
-        );
+        let mut touching = std::mem::take(&mut self.scratch.touching);
+        touching.clear();
+        let list = &self.contacts;
+        for &k in list.order() {
+            let c = &list[k as usize];
+            if c.manifold.count > 0 {
+                let lever = self.lever(c.body_a, c.child_a, c.body_b, c.child_b);
+                touching.push(Touch::of(k, c, lever));
+            }
+        }
         self.scratch.touch_keys.clear();
         self.scratch
             .touch_keys
-            .extend(self.scratch.touching.iter().map(TouchKey::of));
+            .extend(touching.iter().map(TouchKey::of));
+        self.scratch.touching = touching;
     }
 }

@@ -5,6 +5,7 @@
 //! are hints: nothing computed reads them, so no result can change.
 
 use super::contact_pool::{Contact, Touch};
+use super::motion::Visit;
 use super::world::World;
 use crate::dynamics::Body;
 use crate::math::prefetch;
@@ -25,12 +26,13 @@ impl World {
         let order = self.contacts.order();
         if let Some(&k) = order.get(i + PAIR_AHEAD) {
             // A contact the stage may pass over needs one line of its record
-            // to be sure (see `dormant.rs`); the others need all of it.
+            // to be sure, and one at rest none (see `dormant.rs`); the others
+            // need all of it.
             let c = &self.contacts[k as usize];
-            if self.scratch.dormant[i + PAIR_AHEAD] {
-                prefetch(&c.manifold.count);
-            } else {
-                c.prefetch();
+            match self.scratch.dormant[i + PAIR_AHEAD] {
+                Visit::Collide => c.prefetch(),
+                Visit::Dormant => prefetch(&c.manifold.count),
+                Visit::Resting => {}
             }
         }
         let body = |at: u32| self.slots.get(at as usize).and_then(|s| s.body.as_ref());

@@ -51,8 +51,22 @@ pub(crate) struct Scratch {
     /// Per body slot, this step: whether its contacts may be collided
     /// (set by the first stage, read by the narrowphase; see `dormant.rs`).
     pub motion: Vec<super::motion::Motion>,
-    /// Per contact in list order, this step: not collided (see `dormant.rs`).
-    pub dormant: Vec<bool>,
+    /// Per contact in list order, this step: what the narrowphase does
+    /// with it (see `dormant.rs`).
+    pub dormant: Vec<super::motion::Visit>,
+    /// How many contacts this step's narrowphase passed over at rest, unread.
+    pub resting: usize,
+    /// Tests only: read the contacts at rest too (the reference that
+    /// passing over them must match bit for bit).
+    #[cfg(test)]
+    pub read_resting: bool,
+    /// The bodies woken this step, by slot (see `World::wake_islands`).
+    pub woken: Vec<u32>,
+    /// Per body slot: woken this step (scratch of `restore_woken`).
+    pub woke: Vec<bool>,
+    /// The touches of contacts passed over at rest whose bodies woke, with
+    /// their positions in the list (scratch of `restore_woken`).
+    pub restored: Vec<(u32, Touch)>,
     /// This step's deep contacts: buried body, other body, depth and limit
     /// (m); see `buried.rs`.
     pub deep: Vec<(u32, u32, f32, f32)>,
@@ -80,6 +94,9 @@ pub(crate) struct Scratch {
     pub touching: Vec<Touch>,
     /// Per touch, in the same order: its [`TouchKey`], set with it.
     pub touch_keys: Vec<TouchKey>,
+    /// Per touch, in the same order: its contact's position in the list
+    /// (scratch of `restore_woken`, set only there).
+    pub touch_at: Vec<u32>,
     /// Contacts that began or ended touching this step (contact events).
     pub ended: Vec<Contact>,
     pub joint_forest: JointForest,
@@ -94,6 +111,41 @@ pub(crate) struct Scratch {
     /// (dynamic slot, its shape, chain slot, chain shape), sorted; see
     /// `continuous.rs`.
     pub chain_touches: Vec<(u32, u32, u32, u32)>,
+}
+
+impl Scratch {
+    /// Merges `more`, touches with their contacts' positions in the list
+    /// (ascending, none listed yet), into the touching list, its keys and
+    /// positions, in list order: in place, from the back.
+    pub fn merge_touches(&mut self, more: &[(u32, Touch)]) {
+        let (touching, keys, at) = (&mut self.touching, &mut self.touch_keys, &mut self.touch_at);
+        debug_assert!(touching.len() == keys.len() && keys.len() == at.len());
+        let mut old = touching.len();
+        let mut next = more.len();
+        let total = old + next;
+        touching.resize(total, Touch::default());
+        keys.resize(total, TouchKey::default());
+        at.resize(total, 0);
+        for to in (0..total).rev() {
+            if next == 0 {
+                break;
+            }
+            let take_new = old == 0 || more[next - 1].0 > at[old - 1];
+            if take_new {
+                next -= 1;
+                let (i, t) = more[next];
+                debug_assert!(old == 0 || at[old - 1] != i, "a touch listed twice");
+                touching[to] = t;
+                keys[to] = TouchKey::of(&t);
+                at[to] = i;
+            } else {
+                old -= 1;
+                touching[to] = touching[old];
+                keys[to] = keys[old];
+                at[to] = at[old];
+            }
+        }
+    }
 }
 
 impl Clone for Scratch {

@@ -381,14 +381,15 @@ impl World {
 
         // The impulses, banked beside the pool for the next narrowphase to
         // store (see `Banked`).
-        let bank = self.contacts.open_bank();
-        constraints.for_each_impulses(bank, |bank, slot, normal, tangent, rolling, count| {
-            bank[slot as usize] = Banked {
+        let mut bank = self.contacts.open_bank();
+        constraints.for_each_impulses(&mut bank, |bank, slot, normal, tangent, rolling, count| {
+            let b = Banked {
                 normal,
                 tangent,
                 rolling,
                 count: count as u32,
             };
+            bank.put(slot, b);
         });
         if let (Some(d), Some(j)) = (drag, self.drag.as_mut()) {
             j.impulse = d.impulses.linear;

@@ -15,6 +15,7 @@
 
 use super::buried::Deep;
 use super::motion::Motion;
+use super::motion::Visit;
 use super::timer::Stopwatch;
 use super::world::{Touch, World};
 use crate::dynamics::{Body, BodyKind, Collider};
@@ -43,6 +44,7 @@ impl World {
         self.report_buried(&mut deep);
         self.scratch.deep = deep;
         self.wake_joined();
+        self.restore_woken();
         self.timings.narrowphase = sw.lap();
         self.solve();
         let mut cw = Stopwatch::start();
@@ -167,6 +169,7 @@ impl World {
         let mut keys = std::mem::take(&mut self.scratch.touch_keys);
         keys.clear();
         let mut n = 0;
+        let mut resting = 0;
         self.mark_dormant();
         // In list order: the touching list, the deep contacts and the
         // events come out in it.
@@ -174,6 +177,11 @@ impl World {
             self.prefetch_pairs_ahead(i);
             let k = self.contacts.order()[i];
             if self.passes_over(i) {
+                // At rest: unread, its impulses (if any) stored below.
+                if self.scratch.dormant[i] == Visit::Resting {
+                    resting += 1;
+                    continue;
+                }
                 debug_assert!(
                     !self.contacts.has_banked(k),
                     "impulses banked for no points"
@@ -303,10 +311,17 @@ impl World {
                 n += 1;
             }
         }
-        self.contacts.close_bank();
+        // What the loop did not settle: the contacts at rest whose bodies
+        // fell asleep at the end of last step.
+        if resting > 0 {
+            self.contacts.settle_all();
+        } else {
+            self.contacts.close_bank();
+        }
         touching.truncate(n);
         self.scratch.touching = touching;
         self.scratch.touch_keys = keys;
+        self.scratch.resting = resting;
         if !wake.is_empty() {
             wake.sort_unstable();
             wake.dedup();

@@ -195,9 +195,9 @@ fn banked_impulses_reach_their_contact_and_no_other() {
         rolling: 0.25,
         count: 2,
     };
-    let bank = list.open_bank();
-    for (k, b) in bank.iter_mut().enumerate() {
-        *b = banked(k as f32 + 1.0);
+    let mut bank = list.open_bank();
+    for k in 0..8 {
+        bank.put(k, banked(k as f32 + 1.0));
     }
     // Read through the bank; the pool itself is untouched until settled.
     let m = list.manifold(3);
@@ -216,17 +216,18 @@ fn banked_impulses_reach_their_contact_and_no_other() {
     assert_eq!(list[k as usize].a, 50);
     assert_eq!(k, 2, "the freed slot is reused");
     assert_eq!(list.manifold(k).points[0].normal_impulse, 0.0);
-    // The narrowphase's pass: every contact settled, then the bank closed.
-    for i in 0..list.len() {
+    // The narrowphase's pass: some contacts settled in it, then what is
+    // left of the bank stored and the bank closed.
+    for i in 0..list.len() / 2 {
         list.settle(list.order()[i]);
     }
-    list.close_bank();
+    list.settle_all();
     assert_eq!(list[7].manifold.points[0].normal_impulse, 8.0);
     assert_eq!(list[k as usize].manifold.points[0].normal_impulse, 0.0);
     assert!(!list.is_banked());
     // Banked again, then compacted: the compaction stores the bank first.
-    let bank = list.open_bank();
-    bank[5] = banked(40.0);
+    let mut bank = list.open_bank();
+    bank.put(5, banked(40.0));
     let tag = list[5].friction;
     let removed: Vec<_> = (0..5).map(|i| (i, 100)).filter(|p| p.0 != 2).collect();
     list.merge_changes(&[], &removed, two, false, &mut Vec::new(), &mut buf);

@@ -20,7 +20,7 @@ impl World {
 
     /// Wakes every sleeping body of the given islands (one pass over the bodies).
     pub(crate) fn wake_islands(&mut self, islands: &[u32]) {
-        for s in &mut self.slots {
+        for (i, s) in self.slots.iter_mut().enumerate() {
             if let Some(b) = s.body.as_mut() {
                 if !b.awake
                     && b.kind != BodyKind::Static
@@ -29,6 +29,7 @@ impl World {
                 {
                     b.awake = true;
                     b.sleep_time = 0.0;
+                    self.scratch.woken.push(i as u32);
                 }
             }
         }
