@@ -31,8 +31,12 @@ impl World {
         // the islands are not built (bodies that never rest, as in a turning
         // drum, pay only this loop). With no time to wait, every body has.
         let mut ready = s.time_to_sleep <= 0.0;
-        for (i, slot) in self.slots.iter_mut().enumerate() {
-            let Some(b) = slot.body.as_mut() else {
+        // Only the bodies the solver moved (awake and unfrozen at its start,
+        // in slot order) can be awake now: a sleeping pile costs nothing here.
+        let moving = std::mem::take(&mut self.scratch.moving);
+        for &i in &moving {
+            let i = i as usize;
+            let Some(b) = self.slots[i].body.as_mut() else {
                 continue;
             };
             if !b.awake || b.kind != BodyKind::Dynamic {
@@ -82,6 +86,7 @@ impl World {
             b.sleep_time += s.dt;
             ready |= b.sleep_time >= s.time_to_sleep;
         }
+        self.scratch.moving = moving;
         if !ready {
             return;
         }

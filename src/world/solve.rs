@@ -394,7 +394,7 @@ impl World {
         if let (Some(d), Some(j)) = (drag, self.drag.as_mut()) {
             j.impulse = d.impulses.linear;
         }
-        self.write_back(&bodies, &poses);
+        self.write_back(&moving, &bodies, &poses);
         if !joints.is_empty() {
             self.finish_joints(&joints, &poses, 1.0 / s.dt);
         }
@@ -417,11 +417,15 @@ impl World {
         self.timings.solver_parts = timings;
     }
 
-    fn write_back(&mut self, bodies: &[SolverBody], poses: &[SolverPose]) {
+    /// Writes the solved state back to the `moving` bodies (the awake,
+    /// unfrozen ones, in slot order; no other body's state changed).
+    fn write_back(&mut self, moving: &[u32], bodies: &[SolverBody], poses: &[SolverPose]) {
         let max_speed = self.settings.max_speed;
         let step = self.step_index;
         let mut froze = false;
-        for (i, ((slot, sb), q)) in self.slots.iter_mut().zip(bodies).zip(poses).enumerate() {
+        for &i in moving {
+            let i = i as usize;
+            let (slot, sb, q) = (&mut self.slots[i], &bodies[i], &poses[i]);
             let Some(b) = slot.body.as_mut() else {
                 continue;
             };

@@ -174,14 +174,16 @@ impl World {
         // In list order: the touching list, the deep contacts and the
         // events come out in it.
         for i in 0..self.contacts.len() {
+            // At rest: unread, its impulses (if any) stored below. (The
+            // contacts a few places on are asked for by the visits that
+            // read.)
+            if self.scratch.dormant[i] == Visit::Resting {
+                resting += 1;
+                continue;
+            }
             self.prefetch_pairs_ahead(i);
             let k = self.contacts.order()[i];
             if self.passes_over(i) {
-                // At rest: unread, its impulses (if any) stored below.
-                if self.scratch.dormant[i] == Visit::Resting {
-                    resting += 1;
-                    continue;
-                }
                 debug_assert!(
                     !self.contacts.has_banked(k),
                     "impulses banked for no points"
