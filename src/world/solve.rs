@@ -318,8 +318,13 @@ impl World {
                 Quiet::Keep
             };
             let push = s.max_push_speed;
+            // The velocities before the warm start, which the anchor update
+            // reads (no constraint, nothing read: a world at rest copies
+            // nothing).
             pre_warm.clear();
-            pre_warm.extend_from_slice(&bodies);
+            if !constraints.is_empty() {
+                pre_warm.extend_from_slice(&bodies);
+            }
             contact_solver::update_and_warm_start(
                 &mut constraints,
                 &pre_warm,

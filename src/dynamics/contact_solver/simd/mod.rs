@@ -337,6 +337,11 @@ impl ContactBundles {
         block.clear();
     }
 
+    /// Whether no constraint was built this step.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Plans the position pass. It holds a body of some constraints still,
     /// so that only the other one moves (shock propagation, see
     /// `dynamics::stack_levels`): `hold(contact)` (the contact's position
