@@ -25,9 +25,9 @@
 //!   moving body, or jointed to one), its touch goes back into the
 //!   touching list at its place ([`World::restore_woken`]), so the solver
 //!   sees the list it saw when every contact was read. 100 sleeping
-//!   pyramids (21,000 boxes) cost 2.6–3.0 ms a step before this, 0.44 ms
-//!   with it and the moving-bodies passes of the write-back and sleep
-//!   (`docs/2026-12-04-piles-at-rest.md`);
+//!   pyramids (21,000 boxes) cost 2.6–3.0 ms a step before this, 0.41 ms
+//!   with it, the moving-bodies passes of the write-back and sleep, and no
+//!   velocity copy for an empty solve (`docs/2026-12-04-piles-at-rest.md`);
 //! - any other contact is not collided either (a frozen body's), and is
 //!   passed over after reading the one cache line of its record that holds
 //!   its point count when it has no points: it produces nothing (no touch,
@@ -108,8 +108,10 @@ impl World {
     /// narrowphase or since (`scratch.woken`): read now, after the wakes,
     /// they are what the narrowphase would have listed had it read them.
     /// One pass over the compact marks, on a step that woke a body and
-    /// passed over a contact at rest; nothing otherwise.
+    /// passed over a contact at rest; nothing otherwise. `scratch.restored`
+    /// holds this step's restored touches afterwards.
     pub(super) fn restore_woken(&mut self) {
+        self.scratch.restored.clear();
         if self.scratch.resting == 0 || self.scratch.woken.is_empty() {
             return;
         }
@@ -120,7 +122,6 @@ impl World {
             woke[b as usize] = true;
         }
         let mut restored = std::mem::take(&mut self.scratch.restored);
-        restored.clear();
         let body = |p: u32| self.proxies[p as usize].body as usize;
         let marks = self.scratch.dormant.iter().zip(self.contacts.keys());
         for (i, (&visit, &(a, b))) in marks.enumerate() {

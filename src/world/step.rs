@@ -14,8 +14,7 @@
 //! on every run and in every profile.
 
 use super::buried::Deep;
-use super::motion::Motion;
-use super::motion::Visit;
+use super::motion::{Motion, Visit};
 use super::timer::Stopwatch;
 use super::world::{Touch, World};
 use crate::dynamics::{Body, BodyKind, Collider};
